@@ -1,0 +1,36 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+// Rewind: an event-sourced state store. No package dependencies, by design.
+let package = Package(
+  name: "Rewind",
+  platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+  products: [
+    .library(name: "Rewind", targets: ["Rewind"]),
+    .library(name: "RewindDiff", targets: ["RewindDiff"]),
+    .library(name: "RewindLog", targets: ["RewindLog"]),
+    .library(name: "RewindComponents", targets: ["RewindComponents"]),
+    .library(name: "RewindTesting", targets: ["RewindTesting"]),
+    .executable(name: "rewind", targets: ["rewind"]),
+    .executable(name: "rewind-bench", targets: ["rewind-bench"]),
+    .executable(name: "Mailbox", targets: ["Mailbox"]),
+  ],
+  targets: [
+    .target(name: "RewindDiff"),
+    .target(name: "Rewind", dependencies: ["RewindDiff"]),
+    .target(name: "RewindLog", dependencies: ["Rewind"]),
+    .target(name: "RewindComponents", dependencies: ["Rewind", "RewindDiff"]),
+    .target(name: "RewindTesting", dependencies: ["Rewind"]),
+    .executableTarget(name: "rewind", dependencies: ["RewindLog"]),
+    .executableTarget(
+      name: "rewind-bench",
+      dependencies: ["Rewind", "RewindDiff", "RewindLog", "RewindComponents"],
+      path: "Benchmarks"
+    ),
+    .executableTarget(name: "Mailbox", dependencies: ["Rewind"], path: "Examples/Mailbox"),
+    .testTarget(name: "RewindDiffTests", dependencies: ["RewindDiff"]),
+    .testTarget(name: "RewindTests", dependencies: ["Rewind", "RewindTesting"]),
+    .testTarget(name: "RewindTestingTests", dependencies: ["Rewind", "RewindTesting"]),
+  ],
+  swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,1 @@
+// RewindComponents: headless UI components as reducers. Filled by the components issues.

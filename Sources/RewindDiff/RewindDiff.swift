@@ -1,0 +1,1 @@
+// RewindDiff: collection diffing into staged changesets. Filled by the "RewindDiff" issue.

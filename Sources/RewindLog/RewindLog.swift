@@ -1,0 +1,1 @@
+// RewindLog: the durable file journal. Filled by the "RewindLog" issue.

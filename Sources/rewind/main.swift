@@ -1,0 +1,1 @@
+print("rewind: the log tool arrives with the audit issue")
