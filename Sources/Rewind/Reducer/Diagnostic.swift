@@ -1,0 +1,30 @@
+/// Something a reducer or the store noticed that is not an error of the program but deserves attention.
+///
+/// Diagnostics reach the handler given to ``Store/init(initialState:reducer:journal:clock:actor:diagnostics:)``;
+/// a ``TestStore`` fails the test on any it did not expect.
+public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
+  /// What kind of thing happened.
+  public enum Kind: String, Sendable, Hashable, Codable {
+    /// An action addressed an element id that is not in the collection.
+    case elementMissing
+    /// An action arrived for optional child state that was `nil`.
+    case childStateMissing
+    /// An effect's operation threw an error other than cancellation.
+    case effectFailed
+    /// The journal refused an event; the store keeps working in memory.
+    case journalFailed
+  }
+
+  /// What kind of thing happened.
+  public var kind: Kind
+  /// A sentence that names what and where.
+  public var message: String
+
+  /// Creates a diagnostic.
+  public init(kind: Kind, message: String) {
+    self.kind = kind
+    self.message = message
+  }
+
+  public var description: String { "\(kind.rawValue): \(message)" }
+}

@@ -1,0 +1,55 @@
+extension Reducer {
+  /// Runs `child` on optional child state when it is present, before this reducer.
+  ///
+  /// A child action that arrives while the child state is `nil` changes nothing; it is reported as a
+  /// ``Diagnostic`` (kind ``Diagnostic/Kind/childStateMissing``) through the store's diagnostics hook.
+  /// The child runs first so that the parent can react to it, for instance by setting the state to `nil`.
+  @inlinable
+  public func ifLet<ChildState, ChildAction, Child: Reducer<ChildState, ChildAction>>(
+    _ toChildState: WritableKeyPath<State, ChildState?> & Sendable,
+    action toChildAction: ActionPath<Action, ChildAction>,
+    @ReducerBuilder<ChildState, ChildAction> then child: () -> Child
+  ) -> IfLetReducer<Self, Child> {
+    IfLetReducer(parent: self, toChildState: toChildState, toChildAction: toChildAction, child: child())
+  }
+}
+
+/// A parent reducer with a child reducer on optional state; made by ``Reducer/ifLet(_:action:then:)``.
+public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
+  @usableFromInline let parent: Parent
+  @usableFromInline let toChildState: WritableKeyPath<Parent.State, Child.State?> & Sendable
+  @usableFromInline let toChildAction: ActionPath<Parent.Action, Child.Action>
+  @usableFromInline let child: Child
+
+  @inlinable
+  init(
+    parent: Parent, toChildState: WritableKeyPath<Parent.State, Child.State?> & Sendable,
+    toChildAction: ActionPath<Parent.Action, Child.Action>, child: Child
+  ) {
+    self.parent = parent
+    self.toChildState = toChildState
+    self.toChildAction = toChildAction
+    self.child = child
+  }
+
+  @inlinable
+  public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
+    var childEffect = Effect<Parent.Action>.none
+    if let childAction = toChildAction.extract(action) {
+      if state[keyPath: toChildState] != nil {
+        // Present, checked on the line above: mutate in place instead of copying the child state out.
+        childEffect = child.reduce(into: &state[keyPath: toChildState]!, action: childAction)
+          .map(toChildAction.embed)
+      } else {
+        childEffect = .diagnostic(
+          Diagnostic(
+            kind: .childStateMissing,
+            message: "\(Child.self) received \(childAction) while its state in \(Parent.State.self) was nil"
+          ))
+      }
+    }
+    return childEffect.merge(with: parent.reduce(into: &state, action: action))
+  }
+}
+
+extension IfLetReducer: Sendable where Parent: Sendable, Child: Sendable {}

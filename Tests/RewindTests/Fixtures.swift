@@ -1,0 +1,137 @@
+import Foundation
+import Rewind
+
+/// A counter: the smallest reducer.
+struct Counter: Reducer {
+  struct State: Equatable, Sendable, Codable { var count = 0 }
+  enum Action: Equatable, Sendable, Codable {
+    case increment
+    case decrement
+    case add(Int)
+  }
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .increment: state.count += 1
+    case .decrement: state.count -= 1
+    case .add(let amount): state.count += amount
+    }
+    return .none
+  }
+}
+
+/// Records the order in which actions were reduced.
+struct Trace: Reducer {
+  struct State: Equatable, Sendable { var log: [String] = [] }
+  enum Action: Equatable, Sendable {
+    case tap(String)
+    case chain(String, remaining: Int)
+  }
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .tap(let name):
+      state.log.append(name)
+      return .none
+    case .chain(let name, let remaining):
+      state.log.append("\(name)\(remaining)")
+      return remaining > 0 ? .send(.chain(name, remaining: remaining - 1)) : .none
+    }
+  }
+}
+
+/// A mail row and a mailbox of rows, for scoping and forEach.
+struct Mail: Identifiable, Equatable, Sendable, Codable {
+  var id: Int
+  var subject: String
+  var isFlagged = false
+}
+
+struct MailRow: Reducer {
+  enum Action: Equatable, Sendable { case toggleFlag, rename(String) }
+
+  func reduce(into state: inout Mail, action: Action) -> Effect<Action> {
+    switch action {
+    case .toggleFlag: state.isFlagged.toggle()
+    case .rename(let subject): state.subject = subject
+    }
+    return .none
+  }
+}
+
+struct Mailbox: Reducer {
+  struct State: Equatable, Sendable {
+    var mails: IdentifiedArray<Mail> = []
+    var counter = Counter.State()
+    var draft: Mail?
+    var flaggedCount = 0
+  }
+
+  enum Action: Equatable, Sendable {
+    case mail(IdentifiedAction<Int, MailRow.Action>)
+    case counter(Counter.Action)
+    case draft(MailRow.Action)
+    case startDraft
+    case discardDraft
+  }
+
+  static let mailPath = ActionPath<Action, IdentifiedAction<Int, MailRow.Action>>(
+    embed: Action.mail, extract: { if case .mail(let action) = $0 { action } else { nil } })
+  static let counterPath = ActionPath<Action, Counter.Action>(
+    embed: Action.counter, extract: { if case .counter(let action) = $0 { action } else { nil } })
+  static let draftPath = ActionPath<Action, MailRow.Action>(
+    embed: Action.draft, extract: { if case .draft(let action) = $0 { action } else { nil } })
+
+  var body: some Reducer<State, Action> {
+    Scope(state: \.counter, action: Self.counterPath) { Counter() }
+    Reduce { state, action in
+      switch action {
+      case .startDraft: state.draft = Mail(id: 0, subject: "")
+      case .discardDraft: state.draft = nil
+      case .mail, .counter, .draft: break
+      }
+      state.flaggedCount = state.mails.filter(\.isFlagged).count
+      return .none
+    }
+    .forEach(\.mails, action: Self.mailPath) { MailRow() }
+    .ifLet(\.draft, action: Self.draftPath) { MailRow() }
+  }
+}
+
+/// A clock that returns a fixed time, for deterministic timestamps.
+struct FixedClock: EventClock {
+  var date = Date(timeIntervalSince1970: 1_000_000)
+  func timestamp() -> Date { date }
+}
+
+/// Collects diagnostics from any thread.
+final class DiagnosticLog: Sendable {
+  private let lock = NSLock()
+  private nonisolated(unsafe) var items: [Diagnostic] = []
+
+  var all: [Diagnostic] { lock.withLock { items } }
+
+  @Sendable func record(_ diagnostic: Diagnostic) { lock.withLock { items.append(diagnostic) } }
+}
+
+/// A deterministic generator for seeded tests (SplitMix64).
+struct SeededGenerator: RandomNumberGenerator {
+  private var state: UInt64
+  init(seed: UInt64) { state = seed }
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+}
+
+/// Polls `condition` until it holds or a generous limit passes; for waiting on async effects.
+func eventually(_ condition: () -> Bool) async -> Bool {
+  for _ in 0..<5_000 {
+    if condition() { return true }
+    try? await Task.sleep(for: .milliseconds(1))
+  }
+  return condition()
+}
