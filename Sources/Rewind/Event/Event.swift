@@ -1,0 +1,110 @@
+import Foundation
+
+/// An action the store accepted, with its place in history and where it came from.
+///
+/// Events are the source of truth: replaying them in order from the initial state reproduces the state
+/// at every sequence number.
+public struct Event<Action> {
+  /// The position in the log: gapless, starting at 1.
+  public var sequence: UInt64
+  /// When the store accepted the action, read from the store's ``EventClock``.
+  public var timestamp: Date
+  /// Who sent it, from where, and the chain of work it belongs to.
+  public var metadata: EventMetadata
+  /// The action.
+  public var action: Action
+
+  /// Creates an event.
+  @inlinable
+  public init(sequence: UInt64, timestamp: Date, metadata: EventMetadata, action: Action) {
+    self.sequence = sequence
+    self.timestamp = timestamp
+    self.metadata = metadata
+    self.action = action
+  }
+}
+
+extension Event: Sendable where Action: Sendable {}
+extension Event: Equatable where Action: Equatable {}
+extension Event: Hashable where Action: Hashable {}
+extension Event: Codable where Action: Codable {}
+
+/// Who sent an event's action, from where, and which chain of work it belongs to.
+public struct EventMetadata: Sendable, Hashable, Codable {
+  /// The user or process on whose behalf the action was sent, if the app names one.
+  public var actor: String?
+  /// Whether a person, an effect or the system sent the action.
+  public var source: EventSource
+  /// Shared by an action and every action its effects send, transitively.
+  public var correlationID: CorrelationID
+
+  /// Creates metadata.
+  @inlinable
+  public init(actor: String?, source: EventSource, correlationID: CorrelationID) {
+    self.actor = actor
+    self.source = source
+    self.correlationID = correlationID
+  }
+}
+
+/// Where an event's action came from.
+public enum EventSource: Sendable, Hashable, Codable {
+  /// Sent by the app on behalf of a person: a tap, a swipe, an edit.
+  case user
+  /// Sent by an effect; `cause` is the sequence number of the event whose reducer returned that effect.
+  case effect(cause: UInt64)
+  /// Sent by the app itself: a timer tick, a push, a lifecycle change.
+  case system
+
+  /// Whether an effect sent the action.
+  public var isEffect: Bool {
+    if case .effect = self { return true }
+    return false
+  }
+}
+
+/// Ties together an action and everything its effects send. By default, the sequence number of the first
+/// event of the chain.
+public struct CorrelationID: RawRepresentable, Sendable, Hashable, Codable, CustomStringConvertible {
+  /// The identifier.
+  public var rawValue: UInt64
+
+  /// Wraps `rawValue`.
+  @inlinable
+  public init(rawValue: UInt64) { self.rawValue = rawValue }
+
+  public var description: String { String(rawValue) }
+}
+
+/// Where a `send` comes from: a person (with an optional actor) or the system.
+///
+/// ```swift
+/// store.send(.archive(id))                               // the default: a person
+/// store.send(.archive(id), from: .user(actor: "alice"))  // names who
+/// store.send(.tick(now: date), from: .system)            // the app itself
+/// ```
+public struct Origin: Sendable, Hashable {
+  /// The actor to record; `nil` uses the store's default actor.
+  public var actor: String?
+  /// Whether a person or the system sent it.
+  public var isSystem: Bool
+  /// A correlation id to continue; `nil` starts a new chain.
+  public var correlationID: CorrelationID?
+
+  /// Creates an origin.
+  public init(actor: String? = nil, isSystem: Bool = false, correlationID: CorrelationID? = nil) {
+    self.actor = actor
+    self.isSystem = isSystem
+    self.correlationID = correlationID
+  }
+
+  /// A person, the store's default actor.
+  public static let user = Origin()
+  /// The app itself.
+  public static let system = Origin(isSystem: true)
+
+  /// A person named `actor`.
+  public static func user(actor: String, correlationID: CorrelationID? = nil) -> Origin {
+    Origin(actor: actor, correlationID: correlationID)
+  }
+}

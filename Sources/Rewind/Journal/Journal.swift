@@ -1,0 +1,34 @@
+/// Where a store writes its events: in memory by default, or a durable file journal.
+///
+/// The store is the only writer. It calls ``append(_:)`` once per event, in sequence order, while it holds
+/// its state lock, so an implementation must be quick and must not call back into the store.
+public protocol Journal<Action>: AnyObject, Sendable {
+  /// The actions the events carry.
+  associatedtype Action: Sendable
+
+  /// The sequence number of the newest event, or 0 when empty.
+  var lastSequence: UInt64 { get }
+
+  /// Appends `event`, whose sequence number must be ``lastSequence`` + 1.
+  /// - Throws: ``JournalError`` when the event cannot be taken; the store then keeps working in memory.
+  func append(_ event: Event<Action>) throws
+
+  /// Calls `body` with every event from `sequence` on, in order.
+  func forEachEvent(from sequence: UInt64, _ body: (Event<Action>) throws -> Void) throws
+
+  /// The events whose sequence numbers lie in `range`.
+  func events(in range: ClosedRange<UInt64>) throws -> [Event<Action>]
+}
+
+/// Why a journal refused an event or could not be read.
+public enum JournalError: Error, Hashable, CustomStringConvertible {
+  /// An event's sequence number did not follow the newest one.
+  case sequenceGap(expected: UInt64, received: UInt64)
+
+  public var description: String {
+    switch self {
+    case .sequenceGap(let expected, let received):
+      "journal expected event \(expected) next but was given \(received)"
+    }
+  }
+}

@@ -1,0 +1,128 @@
+import Synchronization
+
+/// The store's state, its sequence number, and the subscribers waiting for a newer one.
+///
+/// Subscribers pull: each remembers the sequence number it last saw, and `next` hands it the newest state
+/// at once if there is one, or parks it until a send wakes it. A slow subscriber therefore skips straight
+/// to the newest state (coalescing), and `send` does no work per subscriber beyond waking those parked.
+@usableFromInline
+final class StateHub<State: Sendable>: Sendable {
+  /// A state and the sequence number of the last event applied to it.
+  @usableFromInline
+  struct Snapshot: Sendable {
+    @usableFromInline var state: State
+    @usableFromInline var sequence: UInt64
+
+    @inlinable
+    init(state: State, sequence: UInt64) {
+      self.state = state
+      self.sequence = sequence
+    }
+  }
+
+  @usableFromInline
+  struct Waiter: Sendable {
+    @usableFromInline var id: UInt64
+    @usableFromInline var continuation: UnsafeContinuation<Snapshot?, Never>
+  }
+
+  @usableFromInline
+  struct Core {
+    @usableFromInline var state: State
+    @usableFromInline var sequence: UInt64
+    @usableFromInline var waiters: [Waiter] = []
+    var nextWaiterID: UInt64 = 0
+    var isFinished = false
+  }
+
+  @usableFromInline let core: Mutex<Core>
+  /// The newest sequence number, readable without the lock: subscribers looking for something newer poll
+  /// this instead of contending with the sender for `core`.
+  @usableFromInline let published: Atomic<UInt64>
+  let isFinishedFlag = Atomic<Bool>(false)
+
+  /// How many times a subscriber yields, looking for a newer state, before it parks.
+  static var yieldsBeforeParking: Int { 16 }
+
+  init(state: State, sequence: UInt64) {
+    core = Mutex(Core(state: state, sequence: sequence))
+    published = Atomic(sequence)
+  }
+
+  var snapshot: Snapshot {
+    core.withLock { Snapshot(state: $0.state, sequence: $0.sequence) }
+  }
+
+  /// Wakes `waiters` with `snapshot`; call outside the lock.
+  @usableFromInline
+  static func wake(_ waiters: [Waiter], with snapshot: Snapshot?) {
+    for waiter in waiters { waiter.continuation.resume(returning: snapshot) }
+  }
+
+  /// The first snapshot newer than `sequence` (any snapshot when `sequence` is nil), waiting for one if
+  /// needed; `nil` once the hub is finished and nothing newer is left, or the task is cancelled.
+  func next(after sequence: UInt64?, isolation: isolated (any Actor)? = #isolation) async -> Snapshot? {
+    // Fast path: something newer is ready, no suspension.
+    if let ready = readySnapshot(after: sequence) { return ready }
+
+    // Nothing newer yet. Spin briefly (yielding to other tasks) before parking: during a burst of sends a
+    // newer state is usually ready within a few yields, and every park would cost the sender a thread
+    // wake-up. Once the burst is over this costs a few microseconds, once.
+    for _ in 0..<Self.yieldsBeforeParking {
+      await Task.yield()
+      if let ready = readySnapshot(after: sequence) { return ready }
+    }
+
+    let id = core.withLock { core in
+      core.nextWaiterID += 1
+      return core.nextWaiterID
+    }
+    return await withTaskCancellationHandler {
+      await withUnsafeContinuation(isolation: isolation) { continuation in
+        let immediate: Snapshot?? = core.withLock { core in
+          if sequence.map({ core.sequence > $0 }) ?? true {
+            return .some(Snapshot(state: core.state, sequence: core.sequence))
+          }
+          // Checked under the lock: a cancellation after this finds the waiter registered and removes it.
+          if core.isFinished || Task.isCancelled { return .some(nil) }
+          core.waiters.append(Waiter(id: id, continuation: continuation))
+          return .none
+        }
+        if let immediate { continuation.resume(returning: immediate) }
+      }
+    } onCancel: {
+      let waiter: Waiter? = core.withLock { core in
+        guard let index = core.waiters.firstIndex(where: { $0.id == id }) else { return nil }
+        return core.waiters.remove(at: index)
+      }
+      waiter?.continuation.resume(returning: nil)
+    }
+  }
+
+  /// `.some(snapshot)` when one newer than `sequence` is ready, `.some(nil)` when finished, else `nil`.
+  private func readySnapshot(after sequence: UInt64?) -> Snapshot?? {
+    if let sequence, published.load(ordering: .acquiring) <= sequence, !isFinishedFlag.load(ordering: .acquiring) {
+      return .none
+    }
+    return core.withLock { core in
+      if sequence.map({ core.sequence > $0 }) ?? true {
+        return .some(Snapshot(state: core.state, sequence: core.sequence))
+      }
+      return core.isFinished ? .some(nil) : .none
+    }
+  }
+
+  /// Ends every subscription: parked subscribers get `nil`; the others get the newest state, then `nil`.
+  func finish() {
+    let waiters: [Waiter] = core.withLock { core in
+      core.isFinished = true
+      isFinishedFlag.store(true, ordering: .releasing)
+      var waiters: [Waiter] = []
+      swap(&waiters, &core.waiters)
+      return waiters
+    }
+    Self.wake(waiters, with: nil)
+  }
+
+  var subscriberCount: Int { core.withLock { $0.waiters.count } }
+}
