@@ -1,2 +1,67 @@
-/// Suite `dispatch`: filled by the store-core issue.
-let dispatchSuite = Suite(name: "dispatch", summary: "store sends per second") { _ in }
+import Foundation
+import Rewind
+
+/// Suite `dispatch`: sends per second through a store with a trivial counter reducer and an in-memory
+/// journal, with 0, 1, 10 and 100 subscribers iterating `states`. Baseline: the reducer called directly.
+let dispatchSuite = Suite(name: "dispatch", summary: "store sends per second, 0-100 subscribers") { reporter in
+  let sends = 1_000_000
+  let baseline = directReducerRate(sends: sends)
+  let only = ProcessInfo.processInfo.environment["REWIND_BENCH_SUBSCRIBERS"].flatMap { Int($0) }
+  for subscribers in [0, 1, 10, 100] where only == nil || only == subscribers {
+    let rate = storeSendRate(sends: sends, subscribers: subscribers)
+    reporter.report(
+      Measurement(name: "dispatch/subscribers=\(subscribers)", unit: "sends/s", median: rate, baseline: baseline))
+  }
+}
+
+struct BenchCounter: Reducer {
+  struct State: Equatable, Sendable { var count = 0 }
+  enum Action: Sendable { case increment }
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    state.count &+= 1
+    return .none
+  }
+}
+
+/// Sends per second when the reducer is called directly in a loop: the floor of a store's overhead.
+private func directReducerRate(sends: Int) -> Double {
+  let reducer = BenchCounter()
+  let seconds = medianSeconds(repetitions: 5) {
+    var state = BenchCounter.State()
+    for _ in 0..<sends { blackHole(reducer.reduce(into: &state, action: .increment)) }
+    blackHole(state)
+  }
+  return Double(sends) / seconds
+}
+
+/// Sends per second from one thread into a fresh store, while `subscribers` tasks iterate `states`.
+private func storeSendRate(sends: Int, subscribers: Int) -> Double {
+  var samples: [Double] = []
+  for run in 0..<4 {
+    let store = Store(initialState: BenchCounter.State(), reducer: BenchCounter())
+    let started = DispatchSemaphore(value: 0)
+    let done = DispatchGroup()
+    for _ in 0..<subscribers {
+      done.enter()
+      Task.detached {
+        var first = true
+        for await state in store.states {
+          if first {
+            started.signal()
+            first = false
+          }
+          if state.count == sends { break }
+        }
+        done.leave()
+      }
+    }
+    for _ in 0..<subscribers { started.wait() }
+    let seconds = time {
+      for _ in 0..<sends { store.send(.increment) }
+    }
+    done.wait()  // every subscriber saw the final state
+    if run > 0 { samples.append(Double(sends) / seconds) }  // the first run warms up
+  }
+  return median(samples)
+}

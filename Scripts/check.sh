@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# The project's full check, as CI runs it: a build where warnings are errors, the README's two commands
+# (the example and the tests), and the tests again under ThreadSanitizer.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+step() { printf '\n== %s\n' "$*"; }
+
+step "build, warnings as errors (library, tools, examples, tests)"
+swift build --build-tests -Xswiftc -warnings-as-errors --scratch-path .build-werror
+
+step "README: run the example"
+swift run Mailbox > .build-example.log
+tail -n 1 .build-example.log
+grep -q "same state ✓" .build-example.log
+
+step "README: run the tests"
+swift test
+
+step "tests under ThreadSanitizer"
+TSAN_OPTIONS="halt_on_error=1" swift test --sanitize=thread --scratch-path .build-tsan
+
+step "all checks passed"
