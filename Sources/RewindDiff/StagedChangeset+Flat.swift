@@ -97,7 +97,6 @@ extension StagedChangeset where Collection: RangeReplaceableCollection, Collecti
         updatedSource.append(sourceOffset)
       }
     }
-    moved.sort { $0.target < $1.target }
 
     var stages: [Changeset<Collection>] = []
     if !deleted.isEmpty {
