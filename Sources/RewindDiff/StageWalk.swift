@@ -113,43 +113,44 @@ enum StageWalk {
       }
       guard after.models[section].isContentEqual(to: model) else { throw failure(.staleContent, section: section) }
 
-      var elements: [Element] = []
-      elements.reserveCapacity(slots[section].count)
-      var kept = 0
+      // Hoisted per section: nested-array access is slow in debug builds, where the tests run.
+      let wantedElements = after.elements[section]
+      let sectionSlots = slots[section]
+      let sectionFresh = fresh[section]
+      let beforeElements = before.elements[origin]
       let marks = beforeMarks[origin]
-      func nextKept() -> Int? {
-        while kept < marks.count && (marks[kept] == 1 || marks[kept] == 3) { kept &+= 1 }
-        guard kept < marks.count else { return nil }
-        defer { kept &+= 1 }
-        return kept
-      }
-      for offset in slots[section].indices {
-        let path = ElementPath(element: offset, section: section)
-        let wanted = after.elements[section][offset]
-        if fresh[section][offset] {
+      var elements: [Element] = []
+      elements.reserveCapacity(wantedElements.count)
+      var kept = 0  // the next before-offset that may stay in place
+      for offset in 0..<wantedElements.count {
+        let wanted = wantedElements[offset]
+        if sectionFresh[offset] {
           elements.append(wanted)
           continue
         }
         var value: Element
-        if let moved = slots[section][offset] {
+        var reloaded = false
+        if let moved = sectionSlots[offset] {
           value = moved
         } else {
-          guard let from = nextKept() else { throw failure(.elementCountMismatch, section: section) }
-          value = before.elements[origin][from]
-          if marks[from] == 2 {  // reloaded in place: the table asks the data for it again
-            guard value.differenceIdentifier == wanted.differenceIdentifier else {
-              throw failure(.identityMismatch, element: path)
-            }
-            value = wanted
-          }
+          while kept < marks.count && (marks[kept] == 1 || marks[kept] == 3) { kept &+= 1 }
+          guard kept < marks.count else { throw failure(.elementCountMismatch, section: section) }
+          value = beforeElements[kept]
+          reloaded = marks[kept] == 2
+          kept &+= 1
         }
         guard value.differenceIdentifier == wanted.differenceIdentifier else {
-          throw failure(.identityMismatch, element: path)
+          throw failure(.identityMismatch, element: ElementPath(element: offset, section: section))
         }
-        guard wanted.isContentEqual(to: value) else { throw failure(.staleContent, element: path) }
+        if reloaded {
+          value = wanted  // reloaded in place: the table asks the data for it again
+        } else if !wanted.isContentEqual(to: value) {
+          throw failure(.staleContent, element: ElementPath(element: offset, section: section))
+        }
         elements.append(value)
       }
-      guard nextKept() == nil else { throw failure(.elementCountMismatch, section: section) }
+      while kept < marks.count && (marks[kept] == 1 || marks[kept] == 3) { kept &+= 1 }
+      guard kept == marks.count else { throw failure(.elementCountMismatch, section: section) }
       result.models.append(model)
       result.elements.append(elements)
     }

@@ -19,7 +19,8 @@ func flatProblem(source: [Item], target: [Item]) -> String? {
     return "not a maximal pairing: \(deleted) deletes, \(inserted) inserts, \(paired) pairs: \(staged)"
   }
   do {
-    try BatchUpdateValidator.validate(staged, from: source)
+    // `apply(to:)` replays each stage through the validator's own walk (it throws on the first
+    // broken rule), so one call both validates every stage and yields the collection a table shows.
     let applied = try staged.apply(to: source)
     if applied != target { return "applying gives \(applied): \(staged)" }
   } catch {
@@ -36,7 +37,8 @@ func sectionedProblem(source: [TestSection], target: [TestSection]) -> String? {
   if let last = staged.last, last.data != target { return "last data is not the target: \(staged)" }
   if staged.isEmpty && source != target { return "no stages for different collections" }
   do {
-    try BatchUpdateValidator.validate(staged, from: source)
+    // `apply(to:)` replays each stage through the validator's own walk (it throws on the first
+    // broken rule), so one call both validates every stage and yields the collection a table shows.
     let applied = try staged.apply(to: source)
     if applied != target { return "applying gives \(applied): \(staged)" }
   } catch {
