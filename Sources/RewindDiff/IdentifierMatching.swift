@@ -32,32 +32,37 @@ struct IdentifierSlot: Sendable {
   }
 }
 
-/// Pairs equal identifiers of two arrays, duplicates occurrence by occurrence in order (Heckel-style, linear).
+/// Pairs the equal identifiers of two buffers of items, duplicates occurrence by occurrence in order
+/// (Heckel-style, linear).
 ///
-/// A compact linear-probing table (8 bytes a slot, power-of-two capacity, at most half full) replaces a
-/// `Dictionary`: each identifier is hashed exactly once, and identifiers are compared with `==` only
-/// when 32 further hash bits agree.
+/// A compact linear-probing table (8 bytes a slot, power-of-two capacity, at most two-thirds full)
+/// replaces a `Dictionary`: each identifier is hashed exactly once, and identifiers are compared
+/// with `==` only when 32 further hash bits agree.
 /// - Complexity: O(n + m) expected.
 @inlinable
-func matchIdentifiers<ID: Hashable>(source: [ID], target: [ID]) -> IdentifierMatching {
-  var matching = IdentifierMatching(sourceCount: source.count, targetCount: target.count)
-  guard !source.isEmpty, !target.isEmpty else { return matching }
-  precondition(source.count < Int32.max && target.count < Int32.max, "RewindDiff handles up to 2^31 - 2 items")
+func matchIdentifiers<Item: Differentiable>(
+  source: UnsafeBufferPointer<Item>, target: UnsafeBufferPointer<Item>
+) -> IdentifierMatching {
+  let sourceCount = source.count
+  let targetCount = target.count
+  var matching = IdentifierMatching(sourceCount: sourceCount, targetCount: targetCount)
+  guard sourceCount > 0, targetCount > 0 else { return matching }
+  precondition(sourceCount < Int32.max && targetCount < Int32.max, "RewindDiff handles up to 2^31 - 2 items")
 
   var capacity = 16
-  while capacity < source.count * 2 { capacity &<<= 1 }
+  while capacity < sourceCount &+ sourceCount &>> 1 { capacity &<<= 1 }
   let mask = capacity &- 1
   var slots = [IdentifierSlot](repeating: .empty, count: capacity)
   // nextOccurrence[i]: the next source offset with the same identifier as offset i, or -1.
-  var nextOccurrence = [Int32](repeating: -1, count: source.count)
+  var nextOccurrence = [Int32](repeating: -1, count: sourceCount)
 
-  source.withUnsafeBufferPointer { ids in
+  do {
     slots.withUnsafeMutableBufferPointer { slots in
       nextOccurrence.withUnsafeMutableBufferPointer { next in
         // Walk backwards so each identifier's chain ends up in ascending order.
-        var offset = ids.count &- 1
+        var offset = sourceCount &- 1
         while offset >= 0 {
-          let id = ids[offset]
+          let id = source[offset].differenceIdentifier
           let hash = id.hashValue
           let tag = UInt32(truncatingIfNeeded: UInt(bitPattern: hash) &>> 32)
           var bucket = hash & mask
@@ -67,7 +72,7 @@ func matchIdentifiers<ID: Hashable>(source: [ID], target: [ID]) -> IdentifierMat
               slots[bucket] = IdentifierSlot(tag: tag, ref: Int32(truncatingIfNeeded: offset))
               break
             }
-            if slot.tag == tag && ids[Int(slot.ref)] == id {
+            if slot.tag == tag && source[Int(slot.ref)].differenceIdentifier == id {
               next[offset] = slot.ref
               slots[bucket].ref = Int32(truncatingIfNeeded: offset)
               break
@@ -80,14 +85,14 @@ func matchIdentifiers<ID: Hashable>(source: [ID], target: [ID]) -> IdentifierMat
     }
   }
 
-  source.withUnsafeBufferPointer { sourceIDs in
-    target.withUnsafeBufferPointer { targetIDs in
+  do {
+    do {
       slots.withUnsafeMutableBufferPointer { slots in
         nextOccurrence.withUnsafeBufferPointer { next in
           matching.sourceToTarget.withUnsafeMutableBufferPointer { sourceToTarget in
             matching.targetToSource.withUnsafeMutableBufferPointer { targetToSource in
-              for offset in 0..<targetIDs.count {
-                let id = targetIDs[offset]
+              for offset in 0..<targetCount {
+                let id = target[offset].differenceIdentifier
                 let hash = id.hashValue
                 let tag = UInt32(truncatingIfNeeded: UInt(bitPattern: hash) &>> 32)
                 var bucket = hash & mask
@@ -96,7 +101,7 @@ func matchIdentifiers<ID: Hashable>(source: [ID], target: [ID]) -> IdentifierMat
                   if slot.ref == .min { break }
                   if slot.tag == tag {
                     let representative = slot.ref >= 0 ? slot.ref : ~slot.ref
-                    if sourceIDs[Int(representative)] == id {
+                    if source[Int(representative)].differenceIdentifier == id {
                       if slot.ref >= 0 {
                         let source = Int(slot.ref)
                         sourceToTarget[source] = Int32(truncatingIfNeeded: offset)
@@ -117,4 +122,16 @@ func matchIdentifiers<ID: Hashable>(source: [ID], target: [ID]) -> IdentifierMat
     }
   }
   return matching
+}
+
+/// An identifier standing in for its item, so identifiers gathered from sections can be matched.
+@usableFromInline
+struct IdentifierItem<ID: Hashable>: Differentiable {
+  @usableFromInline var differenceIdentifier: ID
+
+  @inlinable
+  init(_ identifier: ID) { differenceIdentifier = identifier }
+
+  @inlinable
+  func isContentEqual(to source: IdentifierItem) -> Bool { true }
 }

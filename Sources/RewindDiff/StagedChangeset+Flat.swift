@@ -30,13 +30,13 @@ extension StagedChangeset where Collection: RangeReplaceableCollection, Collecti
 
     var matching = IdentifierMatching(sourceCount: sourceMiddle.count, targetCount: targetMiddle.count)
     if !sourceMiddle.isEmpty && !targetMiddle.isEmpty {
-      var sourceIDs: [Collection.Element.DifferenceIdentifier] = []
-      sourceIDs.reserveCapacity(sourceMiddle.count)
-      for offset in sourceMiddle { sourceIDs.append(source[offset].differenceIdentifier) }
-      var targetIDs: [Collection.Element.DifferenceIdentifier] = []
-      targetIDs.reserveCapacity(targetMiddle.count)
-      for offset in targetMiddle { targetIDs.append(target[offset].differenceIdentifier) }
-      matching = matchIdentifiers(source: sourceIDs, target: targetIDs)
+      matching = source.withUnsafeBufferPointer { source in
+        target.withUnsafeBufferPointer { target in
+          matchIdentifiers(
+            source: UnsafeBufferPointer(rebasing: source[sourceMiddle]),
+            target: UnsafeBufferPointer(rebasing: target[targetMiddle]))
+        }
+      }
     }
 
     // Deletes, and each surviving source element's offset once deletes are done.

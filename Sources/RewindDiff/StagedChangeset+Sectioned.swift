@@ -17,29 +17,32 @@ extension StagedChangeset where Collection: RangeReplaceableCollection, Collecti
     typealias Element = Section.Collection.Element
     let sourceSections = Array(sourceCollection)
     let targetSections = Array(targetCollection)
-    let sections = matchIdentifiers(
-      source: sourceSections.map(\.differenceIdentifier), target: targetSections.map(\.differenceIdentifier))
+    let sections = sourceSections.withUnsafeBufferPointer { source in
+      targetSections.withUnsafeBufferPointer { target in matchIdentifiers(source: source, target: target) }
+    }
     let sourceElements = sourceSections.map { Array($0.elements) }
     let targetElements = targetSections.map { Array($0.elements) }
 
     // Pair the elements of every section that stays, across sections.
     var sourceStart = [Int](repeating: 0, count: sourceSections.count)  // offset of the section in `sourceIDs`
-    var sourceIDs: [Element.DifferenceIdentifier] = []
+    var sourceIDs: [IdentifierItem<Element.DifferenceIdentifier>] = []
     var sourceLocation: [ElementPath] = []
     for section in sourceSections.indices where sections.sourceToTarget[section] >= 0 {
       sourceStart[section] = sourceIDs.count
       for (offset, element) in sourceElements[section].enumerated() {
-        sourceIDs.append(element.differenceIdentifier)
+        sourceIDs.append(IdentifierItem(element.differenceIdentifier))
         sourceLocation.append(ElementPath(element: offset, section: section))
       }
     }
     var targetStart = [Int](repeating: 0, count: targetSections.count)
-    var targetIDs: [Element.DifferenceIdentifier] = []
+    var targetIDs: [IdentifierItem<Element.DifferenceIdentifier>] = []
     for section in targetSections.indices where sections.targetToSource[section] >= 0 {
       targetStart[section] = targetIDs.count
-      targetIDs.append(contentsOf: targetElements[section].lazy.map(\.differenceIdentifier))
+      targetIDs.append(contentsOf: targetElements[section].lazy.map { IdentifierItem($0.differenceIdentifier) })
     }
-    let elements = matchIdentifiers(source: sourceIDs, target: targetIDs)
+    let elements = sourceIDs.withUnsafeBufferPointer { source in
+      targetIDs.withUnsafeBufferPointer { target in matchIdentifiers(source: source, target: target) }
+    }
 
     // Stage 1: element deletes; each survivor's offset in its section afterwards.
     var elementDeleted: [ElementPath] = []
