@@ -163,7 +163,8 @@ enum StageWalk {
     layout: (Data) -> StageLayout<Model, Element>
   ) throws(BatchUpdateError) -> StageLayout<Model, Element> {
     var current = source
-    for (offset, changes) in staged.enumerated() {
+    try staged.walkStages { _ throws(BatchUpdateError) in
+    } applyBatch: { offset, changes throws(BatchUpdateError) in
       current = try step(stage: offset, from: current, through: changes, data: layout(changes.data))
     }
     return current
