@@ -3,17 +3,18 @@
 
   extension NSCollectionView {
     /// Applies `staged` stage by stage, one `performBatchUpdates` per stage, handing each stage's
-    /// data to `setData` just before its batch.
+    /// data to `setData` first inside its batch.
     public func reload<Collection>(
       using staged: StagedChangeset<Collection>,
       interrupt: ((Changeset<Collection>) -> Bool)? = nil,
-      setData: (Collection) -> Void
+      setData: @escaping (Collection) -> Void
     ) {
       guard let last = staged.last else { return }
-      let finished = staged.walkStages(interrupt: interrupt, setData: setData) { _, changes in
+      let finished = staged.walkStages(interrupt: interrupt) { _, changes in
         let batch = ViewBatch(changes)
         performBatchUpdates({
           MainActor.assumeIsolated {
+            setData(changes.data)
             if !batch.sectionDeleted.isEmpty { self.deleteSections(batch.sectionDeleted) }
             if !batch.sectionInserted.isEmpty { self.insertSections(batch.sectionInserted) }
             if !batch.sectionUpdated.isEmpty { self.reloadSections(batch.sectionUpdated) }

@@ -3,7 +3,7 @@
 
   extension NSTableView {
     /// Applies the flat `staged` stage by stage, one `beginUpdates()`/`endUpdates()` per stage,
-    /// handing each stage's data to `setData` just before its batch. Section indices are ignored.
+    /// handing each stage's data to `setData` first inside its batch. Section indices are ignored.
     ///
     /// `NSTableView` applies the edits of a batch one after another, so each insert-and-move stage
     /// is replayed as sequential steps that end in the same rows.
@@ -15,8 +15,9 @@
     ) {
       guard let last = staged.last else { return }
       var rowCount = numberOfRows
-      let finished = staged.walkStages(interrupt: interrupt, setData: setData) { _, changes in
+      let finished = staged.walkStages(interrupt: interrupt) { _, changes in
         beginUpdates()
+        setData(changes.data)
         if !changes.elementDeleted.isEmpty {
           removeRows(at: IndexSet(changes.elementDeleted.map(\.element)), withAnimation: animation)
           rowCount -= changes.elementDeleted.count

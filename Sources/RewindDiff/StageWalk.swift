@@ -163,8 +163,7 @@ enum StageWalk {
     layout: (Data) -> StageLayout<Model, Element>
   ) throws(BatchUpdateError) -> StageLayout<Model, Element> {
     var current = source
-    try staged.walkStages { _ throws(BatchUpdateError) in
-    } applyBatch: { offset, changes throws(BatchUpdateError) in
+    try staged.walkStages { offset, changes throws(BatchUpdateError) in
       current = try step(stage: offset, from: current, through: changes, data: layout(changes.data))
     }
     return current

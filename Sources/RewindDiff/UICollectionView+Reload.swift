@@ -3,14 +3,14 @@
 
   extension UICollectionView {
     /// Applies `staged` stage by stage, one `performBatchUpdates` per stage, handing each stage's
-    /// data to `setData` just before its batch.
+    /// data to `setData` first inside its batch.
     ///
     /// When the view is not in a window, or `interrupt` returns true for a stage, the last stage's
     /// data is set and the view reloaded in full instead.
     public func reload<Collection>(
       using staged: StagedChangeset<Collection>,
       interrupt: ((Changeset<Collection>) -> Bool)? = nil,
-      setData: (Collection) -> Void
+      setData: @escaping (Collection) -> Void
     ) {
       guard let last = staged.last else { return }
       guard window != nil else {
@@ -18,10 +18,11 @@
         reloadData()
         return
       }
-      let finished = staged.walkStages(interrupt: interrupt, setData: setData) { _, changes in
+      let finished = staged.walkStages(interrupt: interrupt) { _, changes in
         let batch = ViewBatch(changes)
         performBatchUpdates {
           MainActor.assumeIsolated {
+            setData(changes.data)  // inside the batch, as UIKit asks, so counts are read against it
             if !batch.sectionDeleted.isEmpty { self.deleteSections(batch.sectionDeleted) }
             if !batch.sectionInserted.isEmpty { self.insertSections(batch.sectionInserted) }
             if !batch.sectionUpdated.isEmpty { self.reloadSections(batch.sectionUpdated) }

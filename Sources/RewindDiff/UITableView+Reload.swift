@@ -3,7 +3,7 @@
 
   extension UITableView {
     /// Applies `staged` stage by stage, one `performBatchUpdates` per stage, handing each stage's
-    /// data to `setData` just before its batch.
+    /// data to `setData` first inside its batch.
     ///
     /// When the view is not in a window, or `interrupt` returns true for a stage, the last stage's
     /// data is set and the table reloaded in full instead.
@@ -11,7 +11,7 @@
       using staged: StagedChangeset<Collection>,
       with animation: UITableView.RowAnimation = .automatic,
       interrupt: ((Changeset<Collection>) -> Bool)? = nil,
-      setData: (Collection) -> Void
+      setData: @escaping (Collection) -> Void
     ) {
       guard let last = staged.last else { return }
       guard window != nil else {
@@ -19,10 +19,11 @@
         reloadData()
         return
       }
-      let finished = staged.walkStages(interrupt: interrupt, setData: setData) { _, changes in
+      let finished = staged.walkStages(interrupt: interrupt) { _, changes in
         let batch = ViewBatch(changes)
         performBatchUpdates {
           MainActor.assumeIsolated {
+            setData(changes.data)  // inside the batch, as UIKit asks, so counts are read against it
             if !batch.sectionDeleted.isEmpty { self.deleteSections(batch.sectionDeleted, with: animation) }
             if !batch.sectionInserted.isEmpty { self.insertSections(batch.sectionInserted, with: animation) }
             if !batch.sectionUpdated.isEmpty { self.reloadSections(batch.sectionUpdated, with: animation) }
