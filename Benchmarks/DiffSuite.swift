@@ -24,12 +24,22 @@ let diffSuite = Suite(name: "diff", summary: "collection diffing (RewindDiff)") 
 }
 
 /// Times `StagedChangeset(source:target:)` beside the identity floor for the same pair.
+///
+/// Diff and floor samples alternate, so a machine shared with other work slows both alike and the
+/// ratio stays meaningful; each median is over `repetitions` samples after one warm-up of each.
 private func report<Element: Differentiable>(
   _ reporter: Reporter, _ name: String, source: [Element], target: [Element], repetitions: Int
 ) where Element.DifferenceIdentifier == UUID {
-  let floor = medianSeconds(repetitions: repetitions) { blackHole(identityFloor(source: source, target: target)) }
-  let diff = medianSeconds(repetitions: repetitions) { blackHole(StagedChangeset(source: source, target: target)) }
-  reporter.report(Measurement(name: name, unit: "ms", median: diff * 1_000, baseline: floor * 1_000))
+  blackHole(identityFloor(source: source, target: target))
+  blackHole(StagedChangeset(source: source, target: target))
+  var floorSamples: [Double] = []
+  var diffSamples: [Double] = []
+  for _ in 0..<repetitions {
+    floorSamples.append(time { blackHole(identityFloor(source: source, target: target)) })
+    diffSamples.append(time { blackHole(StagedChangeset(source: source, target: target)) })
+  }
+  reporter.report(
+    Measurement(name: name, unit: "ms", median: median(diffSamples) * 1_000, baseline: median(floorSamples) * 1_000))
 }
 
 /// The floor any identity-based diff pays: a dictionary of the source identifiers, then one lookup per target identifier.
