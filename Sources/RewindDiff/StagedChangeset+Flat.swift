@@ -28,29 +28,32 @@ extension StagedChangeset where Collection: RangeReplaceableCollection, Collecti
     let sourceMiddle = prefix..<(sourceCount &- suffix)
     let targetMiddle = prefix..<(targetCount &- suffix)
 
-    var matching = IdentifierMatching(sourceCount: sourceMiddle.count, targetCount: targetMiddle.count)
-    if !sourceMiddle.isEmpty && !targetMiddle.isEmpty {
-      matching = source.withUnsafeBufferPointer { source in
+    var matching =
+      sourceMiddle.isEmpty || targetMiddle.isEmpty
+      ? IdentifierMatching(sourceCount: sourceMiddle.count, targetCount: targetMiddle.count)
+      : source.withUnsafeBufferPointer { source in
         target.withUnsafeBufferPointer { target in
           matchIdentifiers(
             source: UnsafeBufferPointer(rebasing: source[sourceMiddle]),
             target: UnsafeBufferPointer(rebasing: target[targetMiddle]))
         }
       }
-    }
 
-    // Deletes, and each surviving source element's offset once deletes are done.
+    // Deletes; then each surviving source element's offset once deletes are done replaces its
+    // pairing (which `targetToSource` still holds), saving an array.
     var deleted: [ElementPath] = []
-    var survivorOffset = [Int32](repeating: -1, count: sourceMiddle.count)
     var survivors = prefix
-    for local in 0..<sourceMiddle.count {
-      if matching.sourceToTarget[local] < 0 {
-        deleted.append(ElementPath(element: prefix &+ local, section: 0))
-      } else {
-        survivorOffset[local] = Int32(truncatingIfNeeded: survivors)
-        survivors &+= 1
+    matching.sourceToTarget.withUnsafeMutableBufferPointer { sourceToTarget in
+      for local in 0..<sourceToTarget.count {
+        if sourceToTarget[local] < 0 {
+          deleted.append(ElementPath(element: prefix &+ local, section: 0))
+        } else {
+          sourceToTarget[local] = Int32(truncatingIfNeeded: survivors)
+          survivors &+= 1
+        }
       }
     }
+    let survivorOffset = matching.sourceToTarget
 
     // Paired middle elements keep their place along a longest increasing run; the rest move.
     var pairedSources: [Int32] = []
