@@ -54,15 +54,25 @@ enum StageWalk {
     for section in changes.sectionInserted { try markAfter(section, origin: -1) }
     for move in changes.sectionMoved { try markAfter(move.target, origin: move.source) }
 
-    var stationary = (0..<beforeCount).filter { beforeUse[$0] == nil || beforeUse[$0] == .reloaded }.makeIterator()
+    // Sections that stay (kept or reloaded) fill the free after-slots in order.
+    var stationary = 0
     for section in 0..<afterCount where afterOrigin[section] == -2 {
-      guard let origin = stationary.next() else { throw failure(.sectionCountMismatch) }
-      afterOrigin[section] = origin
+      while stationary < beforeCount && (beforeUse[stationary] == .deleted || beforeUse[stationary] == .movedOut) {
+        stationary &+= 1
+      }
+      guard stationary < beforeCount else { throw failure(.sectionCountMismatch) }
+      afterOrigin[section] = stationary
+      stationary &+= 1
     }
-    guard stationary.next() == nil else { throw failure(.sectionCountMismatch) }
+    while stationary < beforeCount && (beforeUse[stationary] == .deleted || beforeUse[stationary] == .movedOut) {
+      stationary &+= 1
+    }
+    guard stationary == beforeCount else { throw failure(.sectionCountMismatch) }
 
     // Elements: before-side marks (0 kept, 1 deleted, 2 reloaded, 3 moved out).
-    var beforeMarks = before.elements.map { [UInt8](repeating: 0, count: $0.count) }
+    var beforeMarks: [[UInt8]] = []
+    beforeMarks.reserveCapacity(beforeCount)
+    for section in 0..<beforeCount { beforeMarks.append([UInt8](repeating: 0, count: before.elements[section].count)) }
     func markElementBefore(_ path: ElementPath, _ mark: UInt8) throws(BatchUpdateError) {
       guard path.section >= 0 && path.section < beforeCount, path.element >= 0,
         path.element < before.elements[path.section].count
@@ -77,7 +87,9 @@ enum StageWalk {
 
     // After-side slots of each kept section: -1 free (a row that stays fills it), -2 inserted,
     // otherwise the offset of the move in `changes.elementMoved` that lands there.
-    var slots = after.elements.map { [Int](repeating: -1, count: $0.count) }
+    var slots: [[Int]] = []
+    slots.reserveCapacity(afterCount)
+    for section in 0..<afterCount { slots.append([Int](repeating: -1, count: after.elements[section].count)) }
     func markElementAfter(_ path: ElementPath, slot: Int) throws(BatchUpdateError) {
       guard path.section >= 0 && path.section < afterCount, path.element >= 0,
         path.element < after.elements[path.section].count
