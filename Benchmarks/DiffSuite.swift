@@ -16,6 +16,11 @@ let diffSuite = Suite(name: "diff", summary: "collection diffing (RewindDiff)") 
   report(reporter, "diff/updated-100k", source: items, target: items.map { Versioned(id: $0.id, version: 1) }, repetitions: 15)
   report(reporter, "diff/identical-100k", source: ids100k, target: ids100k, repetitions: 15)
 
+  // Sectioned, for information: 100 sections of 1,000, README-style edits spread over sections
+  // (so many moves cross sections), 4 sections swapped. Baseline: the floor over all element ids.
+  let sectioned = DiffWorkload.sectioned(sections: 100, perSection: 1_000, using: &random)
+  reportSectioned(reporter, "diff/sectioned-100k", source: sectioned.source, target: sectioned.target, repetitions: 15)
+
   // The standard library's diff, for scale (no baseline: it is quadratic in the changes).
   let stdlib = medianSeconds(repetitions: 5) {
     blackHole(readme5k.target.difference(from: readme5k.source).inferringMoves())
@@ -42,6 +47,24 @@ private func report<Element: Differentiable>(
     Measurement(name: name, unit: "ms", median: median(diffSamples) * 1_000, baseline: median(floorSamples) * 1_000))
 }
 
+/// Times the sectioned `StagedChangeset(source:target:)` beside the identity floor over all elements.
+private func reportSectioned(
+  _ reporter: Reporter, _ name: String, source: [ArraySection<SectionNumber, UUID>], target: [ArraySection<SectionNumber, UUID>],
+  repetitions: Int
+) {
+  let sourceElements = source.flatMap(\.elements)
+  let targetElements = target.flatMap(\.elements)
+  blackHole(StagedChangeset(source: source, target: target))
+  var floorSamples: [Double] = []
+  var diffSamples: [Double] = []
+  for _ in 0..<repetitions {
+    floorSamples.append(time { blackHole(identityFloor(source: sourceElements, target: targetElements)) })
+    diffSamples.append(time { blackHole(StagedChangeset(source: source, target: target)) })
+  }
+  reporter.report(
+    Measurement(name: name, unit: "ms", median: median(diffSamples) * 1_000, baseline: median(floorSamples) * 1_000))
+}
+
 /// The floor any identity-based diff pays: a dictionary of the source identifiers, then one lookup per target identifier.
 @inline(never)
 private func identityFloor<Element: Differentiable>(source: [Element], target: [Element]) -> Int
@@ -51,6 +74,11 @@ where Element.DifferenceIdentifier == UUID {
   var found = 0
   for element in target where offsets[element.differenceIdentifier] != nil { found &+= 1 }
   return found
+}
+
+/// A section model: just a number.
+private struct SectionNumber: Hashable, Differentiable {
+  var value: Int
 }
 
 /// An item whose identity is a `UUID` and whose content is a version number.
@@ -85,6 +113,25 @@ private enum DiffWorkload {
       target.swapAt(Int.random(in: 0..<target.count, using: &random), Int.random(in: 0..<target.count, using: &random))
     }
     return (source, target)
+  }
+
+  /// `readme` edits on the concatenation of `sections` sections, cut back into sections of the
+  /// original sizes, and four pairs of sections swapped.
+  static func sectioned(
+    sections: Int, perSection: Int, using random: inout SplitMix64
+  ) -> (source: [ArraySection<SectionNumber, UUID>], target: [ArraySection<SectionNumber, UUID>]) {
+    let count = sections * perSection
+    let flat = readme(count: count, deleted: count / 10, inserted: count / 10, shuffled: count / 50, using: &random)
+    func cut(_ ids: [UUID]) -> [ArraySection<SectionNumber, UUID>] {
+      (0..<sections).map { section in
+        ArraySection(model: SectionNumber(value: section), elements: ids[(section * perSection)..<min(ids.count, (section + 1) * perSection)])
+      }
+    }
+    var target = cut(flat.target)
+    for _ in 0..<4 {
+      target.swapAt(Int.random(in: 0..<sections, using: &random), Int.random(in: 0..<sections, using: &random))
+    }
+    return (cut(flat.source), target)
   }
 }
 

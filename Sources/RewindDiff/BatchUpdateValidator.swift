@@ -23,4 +23,29 @@ public enum BatchUpdateValidator {
   ) throws(BatchUpdateError) where Collection.Element: DifferentiableSection {
     _ = try StageWalk.replay(staged, from: StageLayout(sectioned: source)) { StageLayout(sectioned: $0) }
   }
+
+  /// Checks every stage of a flat changeset and returns what the table shows after the last one:
+  /// kept elements carried over from `source`, inserted and reloaded ones read from the stages' data.
+  /// - Throws: The first broken rule, naming the stage and the index.
+  public static func replay<Collection: RangeReplaceableCollection>(
+    _ staged: StagedChangeset<Collection>, from source: Collection
+  ) throws(BatchUpdateError) -> Collection where Collection.Element: Differentiable {
+    let layout = try StageWalk.replay(staged, from: StageLayout(flat: source)) { StageLayout(flat: $0) }
+    return Collection(layout.elements[0])
+  }
+
+  /// Checks every stage of a sectioned changeset and returns what the table shows after the last
+  /// one: kept sections and elements carried over from `source`, inserted and reloaded ones read
+  /// from the stages' data.
+  /// - Throws: The first broken rule, naming the stage and the section or element path.
+  public static func replay<Collection: RangeReplaceableCollection>(
+    _ staged: StagedChangeset<Collection>, from source: Collection
+  ) throws(BatchUpdateError) -> Collection where Collection.Element: DifferentiableSection {
+    let layout = try StageWalk.replay(staged, from: StageLayout(sectioned: source)) { StageLayout(sectioned: $0) }
+    var result = Collection()
+    for (model, elements) in zip(layout.models, layout.elements) {
+      result.append(Collection.Element(source: model, elements: elements))
+    }
+    return result
+  }
 }

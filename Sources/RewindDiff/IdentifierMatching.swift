@@ -38,7 +38,7 @@ struct IdentifierSlot: Sendable {
 /// A compact linear-probing table (8 bytes a slot, power-of-two capacity, at most two-thirds full)
 /// replaces a `Dictionary`: each identifier is hashed exactly once, and identifiers are compared
 /// with `==` only when 32 further hash bits agree.
-/// - Complexity: O(n + m) expected.
+/// - Complexity: O(n + m) expected. Pairs nothing when either side has 2^31 - 1 items or more.
 @inlinable
 func matchIdentifiers<Item: Differentiable>(
   source: UnsafeBufferPointer<Item>, target: UnsafeBufferPointer<Item>
@@ -46,8 +46,9 @@ func matchIdentifiers<Item: Differentiable>(
   let sourceCount = source.count
   let targetCount = target.count
   var matching = IdentifierMatching(sourceCount: sourceCount, targetCount: targetCount)
-  guard sourceCount > 0, targetCount > 0 else { return matching }
-  precondition(sourceCount < Int32.max && targetCount < Int32.max, "RewindDiff handles up to 2^31 - 2 items")
+  // Offsets are stored as Int32. Beyond that nothing is paired: every item is deleted and
+  // inserted, which is still a correct changeset, just not a minimal one.
+  guard sourceCount > 0, targetCount > 0, sourceCount < Int32.max, targetCount < Int32.max else { return matching }
 
   var capacity = 16
   while capacity < sourceCount &+ sourceCount &>> 1 { capacity &<<= 1 }

@@ -6,7 +6,8 @@
     /// handing each stage's data to `setData` first inside its batch. Section indices are ignored.
     ///
     /// `NSTableView` applies the edits of a batch one after another, so each insert-and-move stage
-    /// is replayed as sequential steps that end in the same rows.
+    /// is replayed as sequential steps that end in the same rows. Meant for the stages this module
+    /// makes, which never mix deletes with inserts or moves.
     public func reload<Collection>(
       using staged: StagedChangeset<Collection>,
       with animation: NSTableView.AnimationOptions = [.effectFade],

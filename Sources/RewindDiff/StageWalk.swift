@@ -54,15 +54,25 @@ enum StageWalk {
     for section in changes.sectionInserted { try markAfter(section, origin: -1) }
     for move in changes.sectionMoved { try markAfter(move.target, origin: move.source) }
 
-    var stationary = (0..<beforeCount).filter { beforeUse[$0] == nil || beforeUse[$0] == .reloaded }.makeIterator()
+    // Sections that stay (kept or reloaded) fill the free after-slots in order.
+    var stationary = 0
     for section in 0..<afterCount where afterOrigin[section] == -2 {
-      guard let origin = stationary.next() else { throw failure(.sectionCountMismatch) }
-      afterOrigin[section] = origin
+      while stationary < beforeCount && (beforeUse[stationary] == .deleted || beforeUse[stationary] == .movedOut) {
+        stationary &+= 1
+      }
+      guard stationary < beforeCount else { throw failure(.sectionCountMismatch) }
+      afterOrigin[section] = stationary
+      stationary &+= 1
     }
-    guard stationary.next() == nil else { throw failure(.sectionCountMismatch) }
+    while stationary < beforeCount && (beforeUse[stationary] == .deleted || beforeUse[stationary] == .movedOut) {
+      stationary &+= 1
+    }
+    guard stationary == beforeCount else { throw failure(.sectionCountMismatch) }
 
     // Elements: before-side marks (0 kept, 1 deleted, 2 reloaded, 3 moved out).
-    var beforeMarks = before.elements.map { [UInt8](repeating: 0, count: $0.count) }
+    var beforeMarks: [[UInt8]] = []
+    beforeMarks.reserveCapacity(beforeCount)
+    for section in 0..<beforeCount { beforeMarks.append([UInt8](repeating: 0, count: before.elements[section].count)) }
     func markElementBefore(_ path: ElementPath, _ mark: UInt8) throws(BatchUpdateError) {
       guard path.section >= 0 && path.section < beforeCount, path.element >= 0,
         path.element < before.elements[path.section].count
@@ -75,10 +85,12 @@ enum StageWalk {
     for path in changes.elementUpdated { try markElementBefore(path, 2) }
     for move in changes.elementMoved { try markElementBefore(move.source, 3) }
 
-    // After-side slots: what fills each position of each kept section.
-    var slots = after.elements.map { [Element?](repeating: nil, count: $0.count) }
-    var fresh = after.elements.map { [Bool](repeating: false, count: $0.count) }
-    func markElementAfter(_ path: ElementPath, with value: Element?) throws(BatchUpdateError) {
+    // After-side slots of each kept section: -1 free (a row that stays fills it), -2 inserted,
+    // otherwise the offset of the move in `changes.elementMoved` that lands there.
+    var slots: [[Int]] = []
+    slots.reserveCapacity(afterCount)
+    for section in 0..<afterCount { slots.append([Int](repeating: -1, count: after.elements[section].count)) }
+    func markElementAfter(_ path: ElementPath, slot: Int) throws(BatchUpdateError) {
       guard path.section >= 0 && path.section < afterCount, path.element >= 0,
         path.element < after.elements[path.section].count
       else { throw failure(.elementOutOfRange, element: path) }
@@ -86,15 +98,13 @@ enum StageWalk {
       guard !afterTaken[path.section], origin >= 0, beforeUse[origin] == nil else {
         throw failure(.elementInChangedSection, element: path)
       }
-      guard slots[path.section][path.element] == nil && !fresh[path.section][path.element] else {
+      guard slots[path.section][path.element] == -1 else {
         throw failure(.elementTouchedTwice, element: path)
       }
-      if let value { slots[path.section][path.element] = value } else { fresh[path.section][path.element] = true }
+      slots[path.section][path.element] = slot
     }
-    for path in changes.elementInserted { try markElementAfter(path, with: nil) }
-    for move in changes.elementMoved {
-      try markElementAfter(move.target, with: before.elements[move.source.section][move.source.element])
-    }
+    for path in changes.elementInserted { try markElementAfter(path, slot: -2) }
+    for (offset, move) in changes.elementMoved.enumerated() { try markElementAfter(move.target, slot: offset) }
 
     var result = StageLayout<Model, Element>(models: [], elements: [])
     result.models.reserveCapacity(afterCount)
@@ -116,7 +126,6 @@ enum StageWalk {
       // Hoisted per section: nested-array access is slow in debug builds, where the tests run.
       let wantedElements = after.elements[section]
       let sectionSlots = slots[section]
-      let sectionFresh = fresh[section]
       let beforeElements = before.elements[origin]
       let marks = beforeMarks[origin]
       var elements: [Element] = []
@@ -124,14 +133,16 @@ enum StageWalk {
       var kept = 0  // the next before-offset that may stay in place
       for offset in 0..<wantedElements.count {
         let wanted = wantedElements[offset]
-        if sectionFresh[offset] {
+        let slot = sectionSlots[offset]
+        if slot == -2 {
           elements.append(wanted)
           continue
         }
         var value: Element
         var reloaded = false
-        if let moved = sectionSlots[offset] {
-          value = moved
+        if slot >= 0 {
+          let source = changes.elementMoved[slot].source
+          value = before.elements[source.section][source.element]
         } else {
           while kept < marks.count && (marks[kept] == 1 || marks[kept] == 3) { kept &+= 1 }
           guard kept < marks.count else { throw failure(.elementCountMismatch, section: section) }

@@ -3,10 +3,10 @@ extension StagedChangeset where Collection: RangeReplaceableCollection, Collecti
   ///
   /// Kept elements are carried over from `source`; inserted and reloaded ones are read from each
   /// stage's `data`. Applying `StagedChangeset(source: a, target: b)` to `a` gives `b`.
-  /// - Throws: `BatchUpdateError` when a stage breaks a batch-update rule (see `BatchUpdateValidator`).
+  /// This is `BatchUpdateValidator.replay(_:from:)`: every stage is validated on the way.
+  /// - Throws: `BatchUpdateError` when a stage breaks a batch-update rule.
   public func apply(to source: Collection) throws(BatchUpdateError) -> Collection {
-    let layout = try StageWalk.replay(self, from: StageLayout(flat: source)) { StageLayout(flat: $0) }
-    return Collection(layout.elements[0])
+    try BatchUpdateValidator.replay(self, from: source)
   }
 }
 
@@ -15,13 +15,9 @@ extension StagedChangeset where Collection: RangeReplaceableCollection, Collecti
   ///
   /// Kept sections and elements are carried over from `source`; inserted and reloaded ones are read
   /// from each stage's `data`. Applying `StagedChangeset(source: a, target: b)` to `a` gives `b`.
-  /// - Throws: `BatchUpdateError` when a stage breaks a batch-update rule (see `BatchUpdateValidator`).
+  /// This is `BatchUpdateValidator.replay(_:from:)`: every stage is validated on the way.
+  /// - Throws: `BatchUpdateError` when a stage breaks a batch-update rule.
   public func apply(to source: Collection) throws(BatchUpdateError) -> Collection {
-    let layout = try StageWalk.replay(self, from: StageLayout(sectioned: source)) { StageLayout(sectioned: $0) }
-    var result = Collection()
-    for (model, elements) in zip(layout.models, layout.elements) {
-      result.append(Collection.Element(source: model, elements: elements))
-    }
-    return result
+    try BatchUpdateValidator.replay(self, from: source)
   }
 }

@@ -39,17 +39,17 @@ extension StagedChangeset where Collection: RangeReplaceableCollection, Collecti
         }
       }
 
-    // Deletes; then each surviving source element's offset once deletes are done replaces its
+    // Deletes; then each surviving middle element's offset among the middle survivors replaces its
     // pairing (which `targetToSource` still holds), saving an array.
     var deleted: [ElementPath] = []
-    var survivors = prefix
+    var middleSurvivors = 0
     matching.sourceToTarget.withUnsafeMutableBufferPointer { sourceToTarget in
       for local in 0..<sourceToTarget.count {
         if sourceToTarget[local] < 0 {
           deleted.append(ElementPath(element: prefix &+ local, section: 0))
         } else {
-          sourceToTarget[local] = Int32(truncatingIfNeeded: survivors)
-          survivors &+= 1
+          sourceToTarget[local] = Int32(truncatingIfNeeded: middleSurvivors)
+          middleSurvivors &+= 1
         }
       }
     }
@@ -82,7 +82,7 @@ extension StagedChangeset where Collection: RangeReplaceableCollection, Collecti
       if !stays[paired] {
         moved.append(
           Move(
-            source: ElementPath(element: Int(survivorOffset[sourceLocal]), section: 0),
+            source: ElementPath(element: prefix &+ Int(survivorOffset[sourceLocal]), section: 0),
             target: ElementPath(element: targetOffset, section: 0)))
       }
       paired &+= 1
@@ -104,7 +104,7 @@ extension StagedChangeset where Collection: RangeReplaceableCollection, Collecti
     var stages: [Changeset<Collection>] = []
     if !deleted.isEmpty {
       var data = Collection()
-      data.reserveCapacity(survivors &+ suffix)
+      data.reserveCapacity(prefix &+ middleSurvivors &+ suffix)
       data.append(contentsOf: source[0..<prefix])
       for local in 0..<sourceMiddle.count where survivorOffset[local] >= 0 {
         data.append(source[prefix &+ local])

@@ -20,9 +20,12 @@
       }
       let finished = staged.walkStages(interrupt: interrupt) { _, changes in
         let batch = ViewBatch(changes)
+        // The updates block runs synchronously on the main thread, so these need no Sendable proof.
+        nonisolated(unsafe) let data = changes.data
+        nonisolated(unsafe) let setData = setData
         performBatchUpdates {
           MainActor.assumeIsolated {
-            setData(changes.data)  // inside the batch, as UIKit asks, so counts are read against it
+            setData(data)  // inside the batch, as UIKit asks, so counts are read against it
             if !batch.sectionDeleted.isEmpty { self.deleteSections(batch.sectionDeleted) }
             if !batch.sectionInserted.isEmpty { self.insertSections(batch.sectionInserted) }
             if !batch.sectionUpdated.isEmpty { self.reloadSections(batch.sectionUpdated) }

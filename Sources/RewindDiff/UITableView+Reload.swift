@@ -21,9 +21,12 @@
       }
       let finished = staged.walkStages(interrupt: interrupt) { _, changes in
         let batch = ViewBatch(changes)
+        // The updates block runs synchronously on the main thread, so these need no Sendable proof.
+        nonisolated(unsafe) let data = changes.data
+        nonisolated(unsafe) let setData = setData
         performBatchUpdates {
           MainActor.assumeIsolated {
-            setData(changes.data)  // inside the batch, as UIKit asks, so counts are read against it
+            setData(data)  // inside the batch, as UIKit asks, so counts are read against it
             if !batch.sectionDeleted.isEmpty { self.deleteSections(batch.sectionDeleted, with: animation) }
             if !batch.sectionInserted.isEmpty { self.insertSections(batch.sectionInserted, with: animation) }
             if !batch.sectionUpdated.isEmpty { self.reloadSections(batch.sectionUpdated, with: animation) }

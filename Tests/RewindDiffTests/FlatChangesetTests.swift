@@ -109,6 +109,16 @@ struct FlatChangesetTests {
     try BatchUpdateValidator.validate(staged, from: ["a", "b", "c"])
   }
 
+  @Test("any RangeReplaceableCollection works, not just Array")
+  func otherCollections() throws {
+    let source = ContiguousArray([Item(1), Item(2), Item(3, 0)])
+    let target = ContiguousArray([Item(3, 1), Item(4), Item(1)])
+    let staged = StagedChangeset(source: source, target: target)
+    try BatchUpdateValidator.validate(staged, from: source)
+    #expect(try staged.apply(to: source) == target)
+    #expect(staged.last?.data == target)
+  }
+
   @Test("changesets are Sendable when elements are, and describe themselves")
   func sendable() {
     let staged: any Sendable = StagedChangeset(source: items([1]), target: items([2]))

@@ -19,9 +19,9 @@ func flatProblem(source: [Item], target: [Item]) -> String? {
     return "not a maximal pairing: \(deleted) deletes, \(inserted) inserts, \(paired) pairs: \(staged)"
   }
   do {
-    // `apply(to:)` replays each stage through the validator's own walk (it throws on the first
-    // broken rule), so one call both validates every stage and yields the collection a table shows.
-    let applied = try staged.apply(to: source)
+    // The validator's replay checks every stage (throwing on the first broken rule) and returns
+    // the collection a table shows afterwards: applying the changeset, validated.
+    let applied = try BatchUpdateValidator.replay(staged, from: source)
     if applied != target { return "applying gives \(applied): \(staged)" }
   } catch {
     return "\(error): \(staged)"
@@ -37,9 +37,9 @@ func sectionedProblem(source: [TestSection], target: [TestSection]) -> String? {
   if let last = staged.last, last.data != target { return "last data is not the target: \(staged)" }
   if staged.isEmpty && source != target { return "no stages for different collections" }
   do {
-    // `apply(to:)` replays each stage through the validator's own walk (it throws on the first
-    // broken rule), so one call both validates every stage and yields the collection a table shows.
-    let applied = try staged.apply(to: source)
+    // The validator's replay checks every stage (throwing on the first broken rule) and returns
+    // the collection a table shows afterwards: applying the changeset, validated.
+    let applied = try BatchUpdateValidator.replay(staged, from: source)
     if applied != target { return "applying gives \(applied): \(staged)" }
   } catch {
     return "\(error): \(staged)"
