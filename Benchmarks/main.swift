@@ -7,6 +7,7 @@ let suites: [Suite] = [
   dispatchSuite,
   diffSuite,
   historySuite,
+  streamsSuite,
 ]
 
 let usage = """

@@ -151,6 +151,17 @@ private func consume(
     }
   }
 
+  @Test func changesetBetweenTwoSequencesOfHistory() throws {
+    let store = Store(initialState: RowList.State(), reducer: RowList())
+    for index in 0..<10 { store.send(.insert(RowList.Row(id: index, title: "\(index)"), at: 0)) }
+    store.send(.delete(id: 3))
+    store.send(.rename(id: 5, "five"))
+    let staged = try store.changeset(of: \.rows, from: 4, to: 12)
+    #expect(try staged.apply(to: store.state(at: 4).rows.elements) == store.state.rows.elements)
+    #expect(try store.changeset(of: \.rows, from: 12, to: 4).apply(to: store.state.rows.elements)
+      == store.state(at: 4).rows.elements)
+  }
+
   @Test func theFirstUpdateIsTheCurrentSnapshot() async {
     let store = Store(initialState: RowList.State(rows: [RowList.Row(id: 1, title: "a")]), reducer: RowList())
     store.send(.touchUnrelated)
