@@ -96,7 +96,7 @@ private func consume(
   return observation
 }
 
-@Suite struct ChangesetStreamTests {
+@Suite(.timeLimit(.minutes(2))) struct ChangesetStreamTests {
   @Test(arguments: [11, 23, 2026] as [UInt64])
   func everySubscriberReconstructsTheStateAtItsLastDelivery(seed: UInt64) async throws {
     let store = Store(initialState: RowList.State(), reducer: RowList())
