@@ -31,6 +31,8 @@ let package = Package(
     .testTarget(name: "RewindDiffTests", dependencies: ["RewindDiff"]),
     .testTarget(name: "RewindTests", dependencies: ["Rewind", "RewindTesting"]),
     .testTarget(name: "RewindTestingTests", dependencies: ["Rewind", "RewindTesting"]),
+    .testTarget(
+      name: "RewindComponentsTests", dependencies: ["RewindComponents", "Rewind", "RewindDiff", "RewindTesting"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -8,6 +8,7 @@ let suites: [Suite] = [
   diffSuite,
   historySuite,
   streamsSuite,
+  componentsSuite,
 ]
 
 let usage = """
