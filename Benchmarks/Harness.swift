@@ -15,7 +15,9 @@ struct Measurement {
 
   /// One JSON object, the line format of ARCHITECTURE.md's benchmark contract.
   var jsonLine: String {
-    var fields = ["\"name\":\(jsonString(name))", "\"unit\":\(jsonString(unit))", "\"median\":\(number(median))"]
+    var fields = [
+      "\"name\":\(jsonString(name))", "\"unit\":\(jsonString(unit))", "\"median\":\(number(median))",
+    ]
     if let baseline { fields.append("\"baseline\":\(number(baseline))") }
     if let ratio { fields.append("\"ratio\":\(number(ratio))") }
     return "{" + fields.joined(separator: ",") + "}"
@@ -59,9 +61,12 @@ final class Reporter {
       print(measurement.jsonLine)
     } else {
       var line = measurement.name.padding(toLength: 34, withPad: " ", startingAt: 0)
-      line += format(measurement.median).leftPadded(to: 14) + " " + measurement.unit.padding(toLength: 9, withPad: " ", startingAt: 0)
+      line +=
+        format(measurement.median).leftPadded(to: 14) + " "
+        + measurement.unit.padding(toLength: 9, withPad: " ", startingAt: 0)
       if let baseline = measurement.baseline, let ratio = measurement.ratio {
-        line += "  baseline " + format(baseline).leftPadded(to: 12) + "  ratio " + String(format: "%.3f", ratio)
+        line +=
+          "  baseline " + format(baseline).leftPadded(to: 12) + "  ratio " + String(format: "%.3f", ratio)
       }
       print(line)
     }
