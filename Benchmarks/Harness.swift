@@ -1,4 +1,5 @@
 import Foundation
+import RewindTesting
 
 /// One benchmark result line: a median in `unit`, optionally beside a baseline measured in the same run.
 struct Measurement {
@@ -130,15 +131,5 @@ func blackHole<T>(_ value: T) {
   withExtendedLifetime(value) {}
 }
 
-/// A small, fast, seedable generator (SplitMix64) so every run measures the same inputs.
-struct SplitMix64: RandomNumberGenerator {
-  private var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
+/// The seeded generator every suite uses, so each run measures the same inputs.
+typealias SplitMix64 = RewindTesting.SplitMix64
