@@ -1,0 +1,136 @@
+import Rewind
+
+/// The state of a table of swipe cells: the rows plus the bookkeeping that keeps every action O(1) in the
+/// row count (the open, dragging and animating rows are known by id, never found by scanning).
+public struct SwipeTableState<Row: SwipeTableRow>: Sendable {
+  /// The rows, in display order.
+  public var rows: IdentifiedArray<Row>
+  /// The rows whose swipe overlay is shown, in the order they opened.
+  public internal(set) var openRowIDs: [Row.ID] = []
+  /// The row whose pan is in progress.
+  public internal(set) var draggingRowID: Row.ID?
+  /// The rows with a running animation; `tick` visits only these.
+  public internal(set) var animatingRowIDs: Set<Row.ID> = []
+  /// What the last touch did.
+  public internal(set) var lastTouch: SwipeTouchOutcome<Row.ID>?
+  /// The row whose touch was swallowed: its pan is ignored until the next touch.
+  public internal(set) var swallowedRowID: Row.ID?
+
+  /// A table of `rows`, all closed.
+  public init(rows: IdentifiedArray<Row>) {
+    self.rows = rows
+  }
+}
+
+extension SwipeTableState: Equatable where Row: Equatable {}
+
+/// What happens to a table of swipe cells.
+public enum SwipeTableAction<ID: Hashable & Sendable>: Sendable {
+  /// An action for one row's cell.
+  case row(IdentifiedAction<ID, SwipeCellAction>)
+  /// A touch went down on row `rowID` (`nil`: outside any row) at `location` in table coordinates.
+  case touchDown(rowID: ID?, location: SwipeVector)
+  /// A display frame: advances the animating rows.
+  case tick(now: Double)
+  /// Closes every open row (a reload, a scroll).
+  case closeAll(animated: Bool)
+}
+
+extension SwipeTableAction: Equatable {}
+
+/// Coordinates a table of swipe cells: only one open unless the open cell allows multiple swipe, the
+/// touch-to-dismiss overlay, and cancelling another row's drag when a pan begins.
+public struct SwipeTable<Row: SwipeTableRow>: Reducer, Sendable {
+  /// The reducer every row's cell runs.
+  public var cell: SwipeCell
+
+  /// Creates the coordinator around `cell`.
+  public init(cell: SwipeCell = SwipeCell()) {
+    self.cell = cell
+  }
+
+  public func reduce(into state: inout SwipeTableState<Row>, action: SwipeTableAction<Row.ID>) -> Effect<SwipeTableAction<Row.ID>> {
+    switch action {
+    case .row(let addressed):
+      return rowAction(&state, id: addressed.id, action: addressed.action)
+    case .touchDown(let rowID, let location):
+      return touchDown(&state, rowID: rowID, location: location)
+    case .tick(let now):
+      var effect = Effect<SwipeTableAction<Row.ID>>.none
+      for id in state.animatingRowIDs { effect = effect.merge(with: send(&state, id: id, .tick(now: now))) }
+      return effect
+    case .closeAll(let animated):
+      var effect = Effect<SwipeTableAction<Row.ID>>.none
+      for id in state.openRowIDs { effect = effect.merge(with: send(&state, id: id, .hide(animated: animated))) }
+      return effect
+    }
+  }
+
+  func rowAction(_ state: inout SwipeTableState<Row>, id: Row.ID, action: SwipeCellAction) -> Effect<SwipeTableAction<Row.ID>> {
+    guard let row = state.rows[id: id] else {
+      return .diagnostic(
+        Diagnostic(kind: .elementMissing, message: "SwipeTable received \(action) for row \(id), which is not in the table"))
+    }
+    var effect = Effect<SwipeTableAction<Row.ID>>.none
+    if case .panBegan = action {
+      if state.swallowedRowID == id { return .none }
+      if !row.swipe.allowsMultipleSwipe, let dragging = state.draggingRowID, dragging != id {
+        effect = send(&state, id: dragging, .cancelGesture)
+      }
+    }
+    let wasOpen = row.swipe.isOverlayShown
+    effect = effect.merge(with: send(&state, id: id, action))
+    if !wasOpen, let opened = state.rows[id: id], opened.swipe.isOverlayShown, !opened.swipe.allowsMultipleSwipe {
+      // One open row at a time: opening this one (by gesture or programmatically) hides the others.
+      for other in state.openRowIDs where other != id {
+        effect = effect.merge(with: send(&state, id: other, .hide(animated: true)))
+      }
+    }
+    return effect
+  }
+
+  func touchDown(_ state: inout SwipeTableState<Row>, rowID: Row.ID?, location: SwipeVector) -> Effect<SwipeTableAction<Row.ID>> {
+    var consumed = false
+    var hidden: [Row.ID] = []
+    var effect = Effect<SwipeTableAction<Row.ID>>.none
+    for id in state.openRowIDs where id != rowID {
+      guard let open = state.rows[id: id]?.swipe, !open.allowsMultipleSwipe else { continue }
+      // Asked once per touch, unlike UIKit's repeated hit tests.
+      if cell.shouldHideOnTap(location) {
+        hidden.append(id)
+        effect = effect.merge(with: send(&state, id: id, .hide(animated: true)))
+      }
+      consumed = consumed || !open.touchOnDismissSwipe
+    }
+    state.lastTouch = SwipeTouchOutcome(consumed: consumed, hiddenRowIDs: hidden)
+    state.swallowedRowID = consumed ? rowID : nil
+    return effect
+  }
+
+  /// Runs `action` on row `id` and updates the bookkeeping for that row only.
+  func send(_ state: inout SwipeTableState<Row>, id: Row.ID, _ action: SwipeCellAction) -> Effect<SwipeTableAction<Row.ID>> {
+    guard let index = state.rows.index(id: id) else { return .none }
+    let cell = self.cell
+    let (effect, swipe) = state.rows.updateElement(at: index) { row in
+      (cell.reduce(into: &row.swipe, action: action), row.swipe)
+    }
+    if swipe.isOverlayShown {
+      if !state.openRowIDs.contains(id) { state.openRowIDs.append(id) }
+    } else {
+      state.openRowIDs.removeAll { $0 == id }
+    }
+    if swipe.isGestureActive {
+      state.draggingRowID = id
+    } else if state.draggingRowID == id {
+      state.draggingRowID = nil
+    }
+    if swipe.animation != nil {
+      state.animatingRowIDs.insert(id)
+    } else {
+      state.animatingRowIDs.remove(id)
+    }
+    return effect.map { .row(IdentifiedAction(id: id, action: $0)) }
+  }
+}
+
+extension SwipeTableState: Codable where Row: Codable, Row.ID: Codable {}
