@@ -56,8 +56,15 @@ public struct SwipeTable<Row: SwipeTableRow>: Reducer, Sendable {
     case .touchDown(let rowID, let location):
       return touchDown(&state, rowID: rowID, location: location)
     case .tick(let now):
+      // Display order, not Set order: Set iteration differs between processes and replay must not.
+      // (No copy of `rows` is held here: it would make the next row mutation copy the whole array.)
+      var ids: [(index: Int, id: Row.ID)] = []
+      for id in state.animatingRowIDs {
+        if let index = state.rows.index(id: id) { ids.append((index, id)) }
+      }
+      ids.sort { $0.index < $1.index }
       var effect = Effect<SwipeTableAction<Row.ID>>.none
-      for id in state.animatingRowIDs { effect = effect.merge(with: send(&state, id: id, .tick(now: now))) }
+      for entry in ids { effect = effect.merge(with: send(&state, id: entry.id, .tick(now: now))) }
       return effect
     case .closeAll(let animated):
       var effect = Effect<SwipeTableAction<Row.ID>>.none
@@ -67,26 +74,18 @@ public struct SwipeTable<Row: SwipeTableRow>: Reducer, Sendable {
   }
 
   func rowAction(_ state: inout SwipeTableState<Row>, id: Row.ID, action: SwipeCellAction) -> Effect<SwipeTableAction<Row.ID>> {
-    guard let row = state.rows[id: id] else {
+    guard let index = state.rows.index(id: id) else {
       return .diagnostic(
         Diagnostic(kind: .elementMissing, message: "SwipeTable received \(action) for row \(id), which is not in the table"))
     }
     var effect = Effect<SwipeTableAction<Row.ID>>.none
     if case .panBegan = action {
       if state.swallowedRowID == id { return .none }
-      if !row.swipe.allowsMultipleSwipe, let dragging = state.draggingRowID, dragging != id {
+      if !state.rows[index].swipe.allowsMultipleSwipe, let dragging = state.draggingRowID, dragging != id {
         effect = send(&state, id: dragging, .cancelGesture)
       }
     }
-    let wasOpen = row.swipe.isOverlayShown
-    effect = effect.merge(with: send(&state, id: id, action))
-    if !wasOpen, let opened = state.rows[id: id], opened.swipe.isOverlayShown, !opened.swipe.allowsMultipleSwipe {
-      // One open row at a time: opening this one (by gesture or programmatically) hides the others.
-      for other in state.openRowIDs where other != id {
-        effect = effect.merge(with: send(&state, id: other, .hide(animated: true)))
-      }
-    }
-    return effect
+    return effect.merge(with: send(&state, id: id, action))
   }
 
   func touchDown(_ state: inout SwipeTableState<Row>, rowID: Row.ID?, location: SwipeVector) -> Effect<SwipeTableAction<Row.ID>> {
@@ -111,11 +110,20 @@ public struct SwipeTable<Row: SwipeTableRow>: Reducer, Sendable {
   func send(_ state: inout SwipeTableState<Row>, id: Row.ID, _ action: SwipeCellAction) -> Effect<SwipeTableAction<Row.ID>> {
     guard let index = state.rows.index(id: id) else { return .none }
     let cell = self.cell
+    // Only flags come out, so no copy of the row's arrays outlives the update.
     let (effect, swipe) = state.rows.updateElement(at: index) { row in
-      (cell.reduce(into: &row.swipe, action: action), row.swipe)
+      (cell.reduce(into: &row.swipe, action: action), RowFlags(row.swipe))
     }
+    var hideOthers = Effect<SwipeTableAction<Row.ID>>.none
     if swipe.isOverlayShown {
-      if !state.openRowIDs.contains(id) { state.openRowIDs.append(id) }
+      if !state.openRowIDs.contains(id) {
+        // One open row at a time: a row that opens (by gesture, programmatically, or on an animation
+        // frame) hides the others, unless it allows multiple swipe.
+        if !swipe.allowsMultipleSwipe {
+          for other in state.openRowIDs { hideOthers = hideOthers.merge(with: send(&state, id: other, .hide(animated: true))) }
+        }
+        state.openRowIDs.append(id)
+      }
     } else {
       state.openRowIDs.removeAll { $0 == id }
     }
@@ -124,13 +132,28 @@ public struct SwipeTable<Row: SwipeTableRow>: Reducer, Sendable {
     } else if state.draggingRowID == id {
       state.draggingRowID = nil
     }
-    if swipe.animation != nil {
+    if swipe.isAnimating {
       state.animatingRowIDs.insert(id)
     } else {
       state.animatingRowIDs.remove(id)
     }
-    return effect.map { .row(IdentifiedAction(id: id, action: $0)) }
+    return effect.map { .row(IdentifiedAction(id: id, action: $0)) }.merge(with: hideOthers)
   }
 }
 
 extension SwipeTableState: Codable where Row: Codable, Row.ID: Codable {}
+
+/// The parts of a row's swipe state the table's bookkeeping reads.
+private struct RowFlags {
+  var isOverlayShown: Bool
+  var allowsMultipleSwipe: Bool
+  var isGestureActive: Bool
+  var isAnimating: Bool
+
+  init(_ swipe: SwipeCellState) {
+    isOverlayShown = swipe.isOverlayShown
+    allowsMultipleSwipe = swipe.allowsMultipleSwipe
+    isGestureActive = swipe.isGestureActive
+    isAnimating = swipe.animation != nil
+  }
+}
