@@ -58,7 +58,9 @@ private func panMicroseconds(rows: Int) -> Double {
   typealias Row = SwipeRow<Int>
   let events = 20_000
   let table = SwipeTableState(rows: IdentifiedArray(uniqueElements: (0..<rows).map { Row(id: $0, swipe: benchCell) }))
-  let history = HistoryConfiguration<SwipeTableAction<Int>>(checkpointInterval: 1 << 40)
+  // REWIND_BENCH_SWIPE_CHECKPOINTS=default measures with the store's default checkpoint interval.
+  let defaultCheckpoints = ProcessInfo.processInfo.environment["REWIND_BENCH_SWIPE_CHECKPOINTS"] == "default"
+  let history = HistoryConfiguration<SwipeTableAction<Int>>(checkpointInterval: defaultCheckpoints ? 1_024 : 1 << 40)
   let seconds = medianSeconds(repetitions: 5) {
     let store = Store(initialState: table, reducer: SwipeTable<Row>(), history: history)
     store.send(.row(IdentifiedAction(id: 0, action: .show(.rightToLeft, animated: false))))
