@@ -90,6 +90,7 @@ public struct EditableList<Item: EditableItem>: Reducer, Sendable {
       edit: TextEditState(title: item.text, configuration: editConfiguration, editorID: "row-\(item.id)"))
   }
 
+  /// Applies `action` to `state`; see the type's documentation for the rules.
   public func reduce(into state: inout EditableListState<Item>, action: EditableListAction<Item>) -> Effect<EditableListAction<Item>> {
     switch action {
     case .insert(let item, let index):

@@ -74,6 +74,7 @@ public struct ScrollSwipeCell: Reducer, Sendable {
   /// Creates the reducer.
   public init() {}
 
+  /// Applies `action` to `state`; see the type's documentation for the rules.
   public func reduce(into state: inout ScrollSwipeCellState, action: ScrollSwipeCellAction) -> Effect<ScrollSwipeCellAction> {
     let layout = state.layout
     switch action {

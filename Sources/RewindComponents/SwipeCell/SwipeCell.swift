@@ -36,6 +36,7 @@ public struct SwipeCell: Reducer, Sendable {
     self.shouldHideOnTap = shouldHideOnTap
   }
 
+  /// Applies `action` to `state`; see the type's documentation for the rules.
   public func reduce(into state: inout SwipeCellState, action: SwipeCellAction) -> Effect<SwipeCellAction> {
     state.events.removeAll(keepingCapacity: true)
     switch action {

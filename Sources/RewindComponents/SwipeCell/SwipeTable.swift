@@ -49,6 +49,7 @@ public struct SwipeTable<Row: SwipeTableRow>: Reducer, Sendable {
     self.cell = cell
   }
 
+  /// Applies `action` to `state`; see the type's documentation for the rules.
   public func reduce(into state: inout SwipeTableState<Row>, action: SwipeTableAction<Row.ID>) -> Effect<SwipeTableAction<Row.ID>> {
     switch action {
     case .row(let addressed):

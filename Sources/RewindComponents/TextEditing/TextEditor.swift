@@ -30,6 +30,7 @@ public struct TextEditor: Reducer, Sendable {
 
   struct AutoSaveID: Hashable, Sendable { var editorID: String }
 
+  /// Applies `action` to `state`; see the type's documentation for the rules.
   public func reduce(into state: inout TextEditState, action: TextEditAction) -> Effect<TextEditAction> {
     state.events.removeAll(keepingCapacity: true)
     // Without a delegate nobody hears the callbacks; the reuse that detaches it is still heard.
