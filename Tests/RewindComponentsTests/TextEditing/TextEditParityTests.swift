@@ -262,3 +262,31 @@ struct TextEditParityTests {
     await store.finish()
   }
 }
+
+@Suite("MetaCellKit metadata binding")
+struct MetadataBindingTests {
+  struct Task {
+    var name: String
+    var icon: String
+    var count: Int
+    var due: Date
+    var project: String?
+    var note: String?
+    var size: Double
+    var owner: String
+    var extra: String
+  }
+
+  @Test("binding fills title, icon, badge, then free metadata views in order")
+  func binding() {
+    let task = Task(
+      name: "Ship", icon: "star", count: 0, due: Date(timeIntervalSince1970: 1_704_412_800), project: nil,
+      note: "urgent", size: 3, owner: "ana", extra: "dropped")
+    let bound = MetadataBinding.bind(task, configured: [nil, "Fixed", "", "fourth"])
+    #expect(bound.title == "Ship")
+    #expect(bound.icon == "star")
+    #expect(bound.badge == "0")
+    #expect(bound.metadata == ["05 Jan 2024", "Fixed", "urgent"])
+    #expect(MetadataBinding.bind(task, configured: []).metadata.isEmpty)
+  }
+}
