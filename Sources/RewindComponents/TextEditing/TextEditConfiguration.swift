@@ -3,7 +3,8 @@
 public struct TextEditConfiguration: Equatable, Sendable, Codable {
   /// Whether editing may begin.
   public var isEditingEnabled = false
-  /// The most characters user input may produce; `nil` for no limit. Programmatic `setText` ignores it.
+  /// The most characters user input may produce; `nil` for no limit, negative counts as 0. Programmatic
+  /// `setText` ignores it.
   public var maxTextLength: Int?
   /// Shown while the text is empty. Never part of the text (see Docs/Components.md).
   public var placeholderText: String? = "Enter text..."
@@ -16,6 +17,12 @@ public struct TextEditConfiguration: Equatable, Sendable, Codable {
 
   /// The upstream defaults.
   public init() {}
+
+  /// The longest interval the clock-driven auto-save sleeps (about 31 years); longer ones are capped.
+  public static let longestAutoSaveInterval: Double = 1e9
+
+  /// The maximum length with a negative value counted as 0.
+  var effectiveMaxTextLength: Int? { maxTextLength.map { Swift.max(0, $0) } }
 
   /// The auto-save interval when it is usable.
   var validAutoSaveInterval: Double? {

@@ -51,6 +51,6 @@ public struct TextEditState: Equatable, Sendable, Codable {
   public var characterCount: CharacterCountLabel? {
     guard let session else { return nil }
     return CharacterCountLabel.make(
-      style: configuration.characterCountDisplay, count: session.text.count, maximum: configuration.maxTextLength)
+      style: configuration.characterCountDisplay, count: session.text.count, maximum: configuration.effectiveMaxTextLength)
   }
 }

@@ -66,7 +66,9 @@ public struct TextEditor: Reducer, Sendable {
         state.autoSaveStart = now
         return .none
       }
-      let due = Int(((now - start) / interval).rounded(.down))
+      // Saturating: a huge elapsed time or a tiny interval must not trap in the Int conversion.
+      let ratio = ((now - start) / interval).rounded(.down)
+      let due = ratio.isNaN ? 0 : ratio >= Double(Int.max) ? Int.max : ratio <= 0 ? 0 : Int(ratio)
       guard due > state.autoSaveCount else { return .none }
       state.autoSaveCount = due
       autoSave(&state)
@@ -96,7 +98,7 @@ public struct TextEditor: Reducer, Sendable {
     guard let clock = autoSaveClock else { return .none }
     return .run { send in
       while true {
-        try await clock.sleep(for: .seconds(interval))
+        try await clock.sleep(for: .seconds(Swift.min(interval, TextEditConfiguration.longestAutoSaveInterval)))
         send(.autoSaveFired)
       }
     }
@@ -108,7 +110,9 @@ public struct TextEditor: Reducer, Sendable {
     if replacement == "\n" && shouldReturn(session.text) { return end(&state) }
     let current = session.text
     guard let range = Self.range(in: current, location: location, length: length) else { return .none }
-    if let max = state.configuration.maxTextLength, current.count + replacement.count - length > max { return .none }
+    if let max = state.configuration.effectiveMaxTextLength, current.count + replacement.count - length > max {
+      return .none
+    }
     let text = current.replacingCharacters(in: range, with: replacement)
     state.session?.text = text
     if state.configuration.enablesDynamicHeight { state.events.append(.willChangeHeight) }

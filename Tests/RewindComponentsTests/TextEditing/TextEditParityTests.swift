@@ -238,6 +238,21 @@ struct TextEditParityTests {
     #expect(driver.state.liveValidation == nil)
   }
 
+  @Test("extreme numbers never trap: tiny interval, huge times, negative maximum")
+  func extremes() {
+    var driver = EditDriver(title: "t") {
+      $0.autoSaveInterval = 1e-300
+      $0.maxTextLength = Int.min
+      $0.characterCountDisplay = .both
+    }
+    driver.send(.begin(now: -1e308), .tick(now: 1e308))
+    #expect(driver.events.last == .didAutoSave(text: "t"))
+    #expect(driver.state.autoSaveCount == Int.max)
+    #expect(driver.state.characterCount == CharacterCountLabel(text: "1/0 (-1 remaining)", isWarning: true))
+    driver.send(.input(location: 1, length: 0, replacement: "x"))
+    #expect(driver.state.text == "t")
+  }
+
   @Test("clock-driven auto-save through a TestStore")
   func autoSaveClock() async {
     let clock = ManualClock()
