@@ -15,6 +15,8 @@ public struct SwipeTableState<Row: SwipeTableRow>: Sendable {
   public internal(set) var lastTouch: SwipeTouchOutcome<Row.ID>?
   /// The row whose touch was swallowed: its pan is ignored until the next touch.
   public internal(set) var swallowedRowID: Row.ID?
+  /// Every row's events from the last table action, in the order they happened, tagged with the row.
+  public internal(set) var events: [SwipeRowEvent<Row.ID>] = []
 
   /// A table of `rows`, all closed.
   public init(rows: IdentifiedArray<Row>) {
@@ -51,6 +53,7 @@ public struct SwipeTable<Row: SwipeTableRow>: Reducer, Sendable {
 
   /// Applies `action` to `state`; see the type's documentation for the rules.
   public func reduce(into state: inout SwipeTableState<Row>, action: SwipeTableAction<Row.ID>) -> Effect<SwipeTableAction<Row.ID>> {
+    state.events.removeAll(keepingCapacity: true)
     switch action {
     case .row(let addressed):
       return rowAction(&state, id: addressed.id, action: addressed.action)
@@ -115,6 +118,7 @@ public struct SwipeTable<Row: SwipeTableRow>: Reducer, Sendable {
     let (effect, swipe) = state.rows.updateElement(at: index) { row in
       (cell.reduce(into: &row.swipe, action: action), RowFlags(row.swipe))
     }
+    for event in state.rows[index].swipe.events { state.events.append(SwipeRowEvent(id: id, event: event)) }
     var hideOthers = Effect<SwipeTableAction<Row.ID>>.none
     if swipe.isOverlayShown {
       if !state.openRowIDs.contains(id) {

@@ -35,3 +35,19 @@ public struct SwipeTouchOutcome<ID: Hashable & Sendable>: Equatable, Sendable {
 }
 
 extension SwipeTouchOutcome: Codable where ID: Codable {}
+
+/// A swipe event of one row of a table.
+public struct SwipeRowEvent<ID: Hashable & Sendable>: Equatable, Sendable {
+  /// The row.
+  public var id: ID
+  /// What the row emitted.
+  public var event: SwipeEvent
+
+  /// Creates a tagged event.
+  public init(id: ID, event: SwipeEvent) {
+    self.id = id
+    self.event = event
+  }
+}
+
+extension SwipeRowEvent: Codable where ID: Codable {}

@@ -40,6 +40,22 @@ struct SwipeTableTests {
     #expect(state.animatingRowIDs.isEmpty)
   }
 
+  @Test("table events name their rows, in order")
+  func tableEvents() {
+    var state = table()
+    run(&state, .row(IdentifiedAction(id: 1, action: .show(.rightToLeft, animated: false))))
+    #expect(state.events == [SwipeRowEvent(id: 1, event: .willBeginSwiping), SwipeRowEvent(id: 1, event: .stateChanged(.swipingRightToLeft, gestureActive: false))])
+    run(&state, .row(IdentifiedAction(id: 2, action: .show(.rightToLeft, animated: false))))
+    // Row 1 starts hiding (animated): its events come on the final frame.
+    #expect(
+      state.events == [
+        SwipeRowEvent(id: 2, event: .willBeginSwiping),
+        SwipeRowEvent(id: 2, event: .stateChanged(.swipingRightToLeft, gestureActive: false)),
+      ])
+    run(&state, .tick(now: 0), .tick(now: 1))
+    #expect(state.events == [SwipeRowEvent(id: 1, event: .willEndSwiping), SwipeRowEvent(id: 1, event: .stateChanged(.none, gestureActive: false))])
+  }
+
   @Test("a touch inside the open row passes through")
   func touchInsideOpenRow() {
     var state = table()
