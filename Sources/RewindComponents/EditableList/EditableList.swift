@@ -41,6 +41,8 @@ public enum EditableListAction<Item: EditableItem>: Sendable {
 
 extension EditableListAction: Equatable {}
 
+extension EditableListAction: Codable where Item: Codable, Item.ID: Codable {}
+
 extension EditableListAction {
   /// The suggested undo policy: structural changes and button taps are steps, typing coalesces, gestures
   /// and frames are not undoable.
@@ -165,6 +167,8 @@ public struct EditableList<Item: EditableItem>: Reducer, Sendable {
     }
   }
 }
+
+extension EditableListState: Codable where Item: Codable, Item.ID: Codable {}
 
 extension SwipeTableState {
   /// Drops a removed row from the bookkeeping.

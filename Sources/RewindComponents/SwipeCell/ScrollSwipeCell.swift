@@ -44,7 +44,7 @@ public struct ScrollSwipeRequest: Equatable, Sendable, Codable {
 }
 
 /// What happens to a scroll-view swipe cell.
-public enum ScrollSwipeCellAction: Equatable, Sendable {
+public enum ScrollSwipeCellAction: Equatable, Sendable, Codable {
   /// The user dragged the scroll view to offset `x`.
   case dragged(x: Double)
   /// The finger lifted with horizontal `velocity` in points per millisecond (UIKit's unit here).

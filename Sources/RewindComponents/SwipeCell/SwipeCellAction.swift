@@ -1,5 +1,5 @@
 /// Everything that can happen to a swipe cell: gestures, taps, programmatic commands and time.
-public enum SwipeCellAction: Equatable, Sendable {
+public enum SwipeCellAction: Equatable, Sendable, Codable {
   /// A horizontal pan passed the touch slop. `location` is in cell coordinates; `onButtons` says whether it
   /// started on the buttons of an open cell. Refused pans leave the cell unchanged and make the following
   /// changed / ended actions no-ops.

@@ -40,6 +40,8 @@ public enum SwipeTableAction<ID: Hashable & Sendable>: Sendable {
 
 extension SwipeTableAction: Equatable {}
 
+extension SwipeTableAction: Codable where ID: Codable {}
+
 /// Coordinates a table of swipe cells: only one open unless the open cell allows multiple swipe, the
 /// touch-to-dismiss overlay, and cancelling another row's drag when a pan begins.
 public struct SwipeTable<Row: SwipeTableRow>: Reducer, Sendable {

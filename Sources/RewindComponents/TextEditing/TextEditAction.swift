@@ -1,7 +1,7 @@
 import Rewind
 
 /// What happens to an editable title.
-public enum TextEditAction: Equatable, Sendable {
+public enum TextEditAction: Equatable, Sendable, Codable {
   /// Begin editing; `now` anchors tick-driven auto-save (otherwise the first tick does).
   case begin(now: Double? = nil)
   /// The editor gained focus.

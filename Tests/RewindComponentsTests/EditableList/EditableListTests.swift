@@ -1,10 +1,11 @@
+import Foundation
 import Rewind
 import RewindComponents
 import RewindDiff
 import Synchronization
 import Testing
 
-struct Note: EditableItem, Hashable {
+struct Note: EditableItem, Hashable, Codable {
   var id: Int
   var text: String
 }
@@ -93,6 +94,23 @@ struct EditableListTests {
       _ = reducer.reduce(into: &state, action: .edit(IdentifiedAction(id: 1, action: action)))
     }
     #expect(state.rows[id: 1]?.item.text == "x")
+  }
+
+  @Test("actions and state are Codable, for durable journals")
+  func codable() throws {
+    let actions: [EditableListAction<Note>] = [
+      .insert(Note(id: 5, text: "e"), at: 0), .delete(id: 5), .move(from: 0, to: 1), .update(Note(id: 1, text: "z")),
+      .swipe(IdentifiedAction(id: 1, action: .panEnded(translation: SwipeVector(x: -3, y: 1), velocity: .zero))),
+      .edit(IdentifiedAction(id: 1, action: .input(location: 0, length: 0, replacement: "q"))),
+      .edit(IdentifiedAction(id: 1, action: .begin())), .touchDown(rowID: nil, location: .zero), .tick(now: 1.5),
+      .closeAll(animated: true),
+    ]
+    let decoded = try JSONDecoder().decode([EditableListAction<Note>].self, from: JSONEncoder().encode(actions))
+    #expect(decoded == actions)
+    var state = Self.initial(["a", "b"])
+    _ = Self.reducer().reduce(into: &state, action: .swipe(IdentifiedAction(id: 2, action: .show(.rightToLeft, animated: false))))
+    let restored = try JSONDecoder().decode(EditableListState<Note>.self, from: JSONEncoder().encode(state))
+    #expect(restored == state)
   }
 
   @Test("bad indices and ids are diagnostics or clamped, never crashes")
