@@ -1,64 +1,5 @@
 import Rewind
 
-/// The state of an editable list: rows that own their swipe and edit state, coordinated as a swipe table.
-public struct EditableListState<Item: EditableItem>: Equatable, Sendable {
-  /// The swipe-table coordination over the rows.
-  public var table: SwipeTableState<EditableRow<Item>>
-
-  /// A list of `rows`.
-  public init(rows: IdentifiedArray<EditableRow<Item>> = []) {
-    table = SwipeTableState(rows: rows)
-  }
-
-  /// The rows, in order; subscribe with `store.changesets(of: \.rows)`.
-  public var rows: IdentifiedArray<EditableRow<Item>> {
-    get { table.rows }
-    set { table.rows = newValue }
-  }
-}
-
-/// What happens to an editable list.
-public enum EditableListAction<Item: EditableItem>: Sendable {
-  /// Inserts `item` at `index` (clamped to the list); an id already present is ignored.
-  case insert(Item, at: Int)
-  /// Deletes the row with `id`.
-  case delete(id: Item.ID)
-  /// Moves the row at `from` to `to`; out-of-range indices are ignored with a diagnostic.
-  case move(from: Int, to: Int)
-  /// Replaces the item with the same id.
-  case update(Item)
-  /// A swipe action for one row.
-  case swipe(IdentifiedAction<Item.ID, SwipeCellAction>)
-  /// An edit action for one row; ending the edit writes the text into the item.
-  case edit(IdentifiedAction<Item.ID, TextEditAction>)
-  /// A touch on the list (see ``SwipeTableAction/touchDown(rowID:location:)``).
-  case touchDown(rowID: Item.ID?, location: SwipeVector)
-  /// A display frame for the swipe animations.
-  case tick(now: Double)
-  /// Closes every open row.
-  case closeAll(animated: Bool)
-}
-
-extension EditableListAction: Equatable {}
-
-extension EditableListAction: Codable where Item: Codable, Item.ID: Codable {}
-
-extension EditableListAction {
-  /// The suggested undo policy: structural changes and button taps are steps, typing coalesces, gestures
-  /// and frames are not undoable.
-  public var suggestedUndoPolicy: UndoPolicy {
-    switch self {
-    case .insert: .step(name: "Insert")
-    case .delete: .step(name: "Delete")
-    case .move: .step(name: "Move")
-    case .update: .step(name: "Update")
-    case .swipe(let addressed): addressed.action.suggestedUndoPolicy
-    case .edit(let addressed): addressed.action.suggestedUndoPolicy
-    case .touchDown, .tick, .closeAll: .ignore
-    }
-  }
-}
-
 /// The editable list reducer.
 public struct EditableList<Item: EditableItem>: Reducer, Sendable {
   /// Coordinates the rows' swipe cells.
@@ -165,17 +106,5 @@ public struct EditableList<Item: EditableItem>: Reducer, Sendable {
     case .tick(let now): .tick(now: now)
     case .closeAll(let animated): .closeAll(animated: animated)
     }
-  }
-}
-
-extension EditableListState: Codable where Item: Codable, Item.ID: Codable {}
-
-extension SwipeTableState {
-  /// Drops a removed row from the bookkeeping.
-  mutating func forget(_ id: Row.ID) {
-    openRowIDs.removeAll { $0 == id }
-    animatingRowIDs.remove(id)
-    if draggingRowID == id { draggingRowID = nil }
-    if swallowedRowID == id { swallowedRowID = nil }
   }
 }

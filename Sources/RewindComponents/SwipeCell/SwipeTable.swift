@@ -1,47 +1,5 @@
 import Rewind
 
-/// The state of a table of swipe cells: the rows plus the bookkeeping that keeps every action O(1) in the
-/// row count (the open, dragging and animating rows are known by id, never found by scanning).
-public struct SwipeTableState<Row: SwipeTableRow>: Sendable {
-  /// The rows, in display order.
-  public var rows: IdentifiedArray<Row>
-  /// The rows whose swipe overlay is shown, in the order they opened.
-  public internal(set) var openRowIDs: [Row.ID] = []
-  /// The row whose pan is in progress.
-  public internal(set) var draggingRowID: Row.ID?
-  /// The rows with a running animation; `tick` visits only these.
-  public internal(set) var animatingRowIDs: Set<Row.ID> = []
-  /// What the last touch did.
-  public internal(set) var lastTouch: SwipeTouchOutcome<Row.ID>?
-  /// The row whose touch was swallowed: its pan is ignored until the next touch.
-  public internal(set) var swallowedRowID: Row.ID?
-  /// Every row's events from the last table action, in the order they happened, tagged with the row.
-  public internal(set) var events: [SwipeRowEvent<Row.ID>] = []
-
-  /// A table of `rows`, all closed.
-  public init(rows: IdentifiedArray<Row>) {
-    self.rows = rows
-  }
-}
-
-extension SwipeTableState: Equatable where Row: Equatable {}
-
-/// What happens to a table of swipe cells.
-public enum SwipeTableAction<ID: Hashable & Sendable>: Sendable {
-  /// An action for one row's cell.
-  case row(IdentifiedAction<ID, SwipeCellAction>)
-  /// A touch went down on row `rowID` (`nil`: outside any row) at `location` in table coordinates.
-  case touchDown(rowID: ID?, location: SwipeVector)
-  /// A display frame: advances the animating rows.
-  case tick(now: Double)
-  /// Closes every open row (a reload, a scroll).
-  case closeAll(animated: Bool)
-}
-
-extension SwipeTableAction: Equatable {}
-
-extension SwipeTableAction: Codable where ID: Codable {}
-
 /// Coordinates a table of swipe cells: only one open unless the open cell allows multiple swipe, the
 /// touch-to-dismiss overlay, and cancelling another row's drag when a pan begins.
 public struct SwipeTable<Row: SwipeTableRow>: Reducer, Sendable {
@@ -147,8 +105,6 @@ public struct SwipeTable<Row: SwipeTableRow>: Reducer, Sendable {
     return effect.map { .row(IdentifiedAction(id: id, action: $0)) }.merge(with: hideOthers)
   }
 }
-
-extension SwipeTableState: Codable where Row: Codable, Row.ID: Codable {}
 
 /// The parts of a row's swipe state the table's bookkeeping reads.
 private struct RowFlags {
