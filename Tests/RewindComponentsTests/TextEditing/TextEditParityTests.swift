@@ -305,3 +305,25 @@ struct MetadataBindingTests {
     #expect(MetadataBinding.bind(task, configured: []).metadata.isEmpty)
   }
 }
+
+@Suite("Text editing documentation example")
+struct TextEditDocExampleTests {
+  @Test("the documented example behaves as written")
+  func example() {
+    var configuration = TextEditConfiguration()
+    configuration.isEditingEnabled = true
+    configuration.maxTextLength = 40
+    configuration.characterCountDisplay = .remaining
+    configuration.autoSaveInterval = 5
+    let editor = TextEditor(rules: [.length(min: 1), .regex("^[^<>]*$", message: "No angle brackets")])
+    let store = Store(initialState: TextEditState(title: "Groceries", configuration: configuration), reducer: editor)
+    store.send(.begin(now: 0))
+    store.send(.input(location: 9, length: 0, replacement: " list"))
+    #expect(store.state.characterCount?.text == "26 characters remaining")
+    store.send(.tick(now: 5))
+    #expect(store.state.events == [.didAutoSave(text: "Groceries list")])
+    store.send(.input(location: 14, length: 0, replacement: "\n"))
+    #expect(store.state.title == "Groceries list")
+    #expect(store.state.isEditing == false)
+  }
+}
