@@ -245,9 +245,10 @@ struct SwipeCellParityTests {
   func openSkipsCanSwipe() {
     var driver = SwipeDriver(reducer: SwipeCell(canSwipe: { _, _ in false }))
     driver.send(.show(.rightToLeft, animated: false))
-    driver.pan(-170)
+    driver.send(.panBegan(translation: SwipeVector(x: 1)))
     #expect(driver.state.isGestureActive)
-    #expect(driver.state.offset == -170)
+    driver.send(.panChanged(translation: SwipeVector(x: 81)))
+    #expect(driver.state.offset == -100)
   }
 
   @Test("MG-26 a flick from zero opens the left side")
