@@ -95,6 +95,17 @@ public struct SwipeCell: Reducer, Sendable {
     case .setCellWidth(let width):
       state.cellWidth = width.isFinite ? Swift.max(0, width) : state.cellWidth
       return .none
+    case .setSafeAreaInsets(let left, let right):
+      let clean = { (value: Double) in value.isFinite ? Swift.max(0, value) : 0 }
+      let (deltaLeft, deltaRight) = (clean(left) - state.safeAreaInsetLeft, clean(right) - state.safeAreaInsetRight)
+      state.safeAreaInsetLeft = clean(left)
+      state.safeAreaInsetRight = clean(right)
+      if state.offset > 0 && deltaLeft != 0 && !state.leftButtons.isEmpty {
+        state.offset += deltaLeft
+      } else if state.offset < 0 && deltaRight != 0 && !state.rightButtons.isEmpty {
+        state.offset -= deltaRight
+      }
+      return .none
     case .refreshContent:
       state.contentRevision &+= 1
       return .none

@@ -26,6 +26,9 @@ public enum SwipeCellAction: Equatable, Sendable, Codable {
   case setButtons(left: [SwipeButton], right: [SwipeButton])
   /// Sets the cell width W.
   case setCellWidth(Double)
+  /// Sets the safe-area insets (negative or non-finite count as 0). An open cell keeps its buttons fully
+  /// shown: the offset moves by the change on its side.
+  case setSafeAreaInsets(left: Double, right: Double)
   /// The renderer should re-take its content snapshot (`refreshContentView`).
   case refreshContent
   /// The cell is about to be reused. `resetsConfiguration` when the buttons come from a delegate: buttons

@@ -31,6 +31,10 @@ public struct SwipeCellState: Equatable, Sendable, Codable {
   public var touchOnDismissSwipe = false
   /// Whether the row is in table editing mode; such a cell never starts a swipe.
   public var isEditing = false
+  /// The safe-area inset on the left (set with ``SwipeCellAction/setSafeAreaInsets(left:right:)``).
+  public internal(set) var safeAreaInsetLeft: Double = 0
+  /// The safe-area inset on the right.
+  public internal(set) var safeAreaInsetRight: Double = 0
 
   // MARK: Runtime
 
@@ -103,9 +107,16 @@ extension SwipeCellState {
     side == .leftToRight ? leftExpansion : rightExpansion
   }
 
-  /// The width S of `side`'s button container.
+  /// The width of `side`'s button container: S plus that side's safe-area inset (0 without buttons).
   public func containerWidth(_ side: SwipeDirection) -> Double {
-    SwipeGeometry.containerWidth(buttons: buttons(side), settings: settings(side))
+    let buttons = buttons(side)
+    guard !buttons.isEmpty else { return 0 }
+    return SwipeGeometry.containerWidth(buttons: buttons, settings: settings(side)) + safeAreaInset(side)
+  }
+
+  /// The safe-area inset on `side`.
+  public func safeAreaInset(_ side: SwipeDirection) -> Double {
+    side == .leftToRight ? safeAreaInsetLeft : safeAreaInsetRight
   }
 
   /// The transition progress last applied to `side`.

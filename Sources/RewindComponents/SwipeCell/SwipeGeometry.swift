@@ -39,15 +39,20 @@ public enum SwipeGeometry {
     guard !buttons.isEmpty else { return [] }
     let settings = state.settings(side)
     let t = clampProgress(progress ?? state.progress(side))
-    let s = containerWidth(buttons: buttons, settings: settings)
+    let inset = state.safeAreaInset(side)
+    let s = state.containerWidth(side)
     let widest = buttons.reduce(0) { Swift.max($0, $1.layoutWidth) }
     let order: [Int] = side == .leftToRight ? Array(buttons.indices) : buttons.indices.reversed()
     let masks = buttons.count > 1
+    // The safe-area inset widens the outermost button (original index 0), or else stays an empty strip at
+    // the cell's outer edge.
+    let widensOutermost = settings.expandLastButtonBySafeAreaInsets
     var frames: [SwipeButtonFrame] = []
     frames.reserveCapacity(buttons.count)
-    var cumulative = 0.0
+    var cumulative = side == .leftToRight && !widensOutermost ? inset : 0
     for index in order {
-      let w = settings.allowsButtonsWithDifferentWidth ? buttons[index].layoutWidth : widest
+      var w = settings.allowsButtonsWithDifferentWidth ? buttons[index].layoutWidth : widest
+      if index == 0 && widensOutermost { w += inset }
       let o = cumulative
       var mask: SwipeButtonFrame.Mask?
       let x: Double

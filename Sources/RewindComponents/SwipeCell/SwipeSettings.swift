@@ -28,6 +28,8 @@ public struct SwipeSettings: Equatable, Sendable, Codable {
   public var swipeBounceRate: Double = 1.0
   /// Whether buttons keep their own widths instead of all taking the widest one's.
   public var allowsButtonsWithDifferentWidth = false
+  /// Whether the outermost button absorbs the safe-area inset on this side (otherwise it is empty space).
+  public var expandLastButtonBySafeAreaInsets = true
 
   /// The upstream defaults.
   public init() {}

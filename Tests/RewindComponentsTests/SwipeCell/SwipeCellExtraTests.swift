@@ -133,3 +133,40 @@ struct SwipeCellExtraTests {
     #expect(try JSONDecoder().decode(SwipeCellState.self, from: data) == driver.state)
   }
 }
+
+@Suite("Swipe cell safe-area insets")
+struct SwipeSafeAreaTests {
+  @Test("the inset widens the container and the outermost button")
+  func widensOutermost() {
+    var driver = SwipeDriver()
+    driver.send(.setSafeAreaInsets(left: 0, right: 34))
+    #expect(driver.state.containerWidth(.rightToLeft) == 214)
+    driver.send(.show(.rightToLeft, animated: false))
+    #expect(driver.state.offset == -214)
+    let frames = SwipeGeometry.buttonFrames(driver.state, side: .rightToLeft)
+    #expect(frames.map(\.index) == [1, 0])
+    #expect(frames.map(\.width) == [90, 124])
+    #expect(frames.map(\.x) == [0, 90])
+  }
+
+  @Test("without widening, the inset is empty space at the outer edge")
+  func emptyStrip() {
+    var driver = SwipeDriver()
+    driver.state.leftSettings.expandLastButtonBySafeAreaInsets = false
+    driver.send(.setSafeAreaInsets(left: 20, right: 0))
+    driver.send(.show(.leftToRight, animated: false))
+    #expect(driver.state.offset == 100)
+    #expect(SwipeGeometry.buttonFrames(driver.state, side: .leftToRight).map(\.x) == [20])
+  }
+
+  @Test("an inset change moves an open cell's offset; bad insets count as 0")
+  func insetChange() {
+    var driver = SwipeDriver()
+    driver.send(.show(.rightToLeft, animated: false))
+    driver.send(.setSafeAreaInsets(left: 5, right: 10))
+    #expect(driver.state.offset == -190)
+    driver.send(.setSafeAreaInsets(left: .nan, right: -3))
+    #expect(driver.state.offset == -180)
+    #expect(driver.state.safeAreaInsetLeft == 0)
+  }
+}
