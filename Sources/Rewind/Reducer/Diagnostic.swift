@@ -15,6 +15,9 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     case journalFailed
     /// A history command had nothing to act on, such as ending a transaction that was never begun.
     case historyCommandIgnored
+    /// An action carried a value outside its domain, such as a button index past the last button; the
+    /// action changed nothing.
+    case invalidInput
   }
 
   /// What kind of thing happened.

@@ -47,7 +47,7 @@ public struct EditableList<Item: EditableItem>: Reducer, Sendable {
     case .move(let from, let to):
       guard state.rows.indices.contains(from), state.rows.indices.contains(to) else {
         return .diagnostic(
-          Diagnostic(kind: .elementMissing, message: "EditableList: move \(from) → \(to) outside 0..<\(state.rows.count)"))
+          Diagnostic(kind: .invalidInput, message: "EditableList: move \(from) → \(to) outside 0..<\(state.rows.count)"))
       }
       state.rows.move(from: from, to: to)
       return .none

@@ -63,7 +63,7 @@ public struct SwipeCell: Reducer, Sendable {
       guard state.buttons(side).indices.contains(index) else {
         return .diagnostic(
           Diagnostic(
-            kind: .elementMissing,
+            kind: .invalidInput,
             message: "SwipeCell: tap on button \(index) of \(side), which has \(state.buttons(side).count) buttons"))
       }
       guard state.isOverlayShown else { return .none }

@@ -115,15 +115,19 @@ struct EditableListTests {
 
   @Test("bad indices and ids are diagnostics or clamped, never crashes")
   func badInput() {
-    let seen = Mutex<Int>(0)
-    let store = Store(initialState: Self.initial(["a", "b"]), reducer: Self.reducer(), diagnostics: { _ in seen.withLock { $0 += 1 } })
+    let seen = Mutex<[Diagnostic.Kind]>([])
+    let store = Store(
+      initialState: Self.initial(["a", "b"]), reducer: Self.reducer(),
+      diagnostics: { diagnostic in seen.withLock { $0.append(diagnostic.kind) } })
     store.send(.delete(id: 9))
     store.send(.move(from: -1, to: 1))
     store.send(.move(from: 0, to: 5))
     store.send(.update(Note(id: 9, text: "z")))
     store.send(.edit(IdentifiedAction(id: 9, action: .begin())))
     store.send(.swipe(IdentifiedAction(id: 9, action: .hide(animated: false))))
-    #expect(seen.withLock { $0 } == 6)
+    #expect(
+      seen.withLock { $0 }
+        == [.elementMissing, .invalidInput, .invalidInput, .elementMissing, .elementMissing, .elementMissing])
     store.send(.insert(Note(id: 3, text: "c"), at: 99))
     store.send(.insert(Note(id: 4, text: "d"), at: -5))
     store.send(.insert(Note(id: 1, text: "dup"), at: 0))

@@ -124,7 +124,7 @@ struct SwipeTableTests {
     store.send(.row(IdentifiedAction(id: 99, action: .hide(animated: true))))
     store.send(.row(IdentifiedAction(id: 1, action: .tapButton(index: 7, side: .rightToLeft))))
     store.send(.row(IdentifiedAction(id: 1, action: .tapButton(index: -1, side: .leftToRight))))
-    #expect(seen.withLock { $0 } == [.elementMissing, .elementMissing, .elementMissing])
+    #expect(seen.withLock { $0 } == [.elementMissing, .invalidInput, .invalidInput])
     #expect(store.state.rows.allSatisfy { $0.swipe == table(1).rows[0].swipe })
   }
 }
