@@ -30,7 +30,7 @@ public enum CarouselAction: Equatable, Sendable {
   case scrollByItems(Int, animated: Bool)
   /// Scrolls to an offset along the shortest path, in 0.4 s when animated.
   case scrollToOffset(Double, animated: Bool)
-  /// A finger touched the carousel: any scroll animation or fling stops.
+  /// A finger touched the carousel: any scroll animation or fling stops (ignored while dragging).
   case touchDown
   /// A drag passed the touch slop; `perpendicularTranslation` is the translation across the scroll axis.
   case dragBegan(translation: Double, perpendicularTranslation: Double = 0)

@@ -85,8 +85,8 @@ public struct CarouselReducer: Reducer, Sendable {
       guard offset.isFinite else { return .none }
       state.scroll(toOffset: offset, duration: animated ? CarouselConstants.scrollDuration : 0)
     case .touchDown:
-      guard state.properties.isScrollEnabled else { return .none }
-      state.isDragging = false
+      // A finger already dragging cannot touch down again; ignore rather than lose the drag's end.
+      guard state.properties.isScrollEnabled, !state.isDragging else { return .none }
       state.interruptMotion()
     case .dragBegan(let translation, let perpendicular):
       _ = state.beginDrag(translation: translation, perpendicular: perpendicular)

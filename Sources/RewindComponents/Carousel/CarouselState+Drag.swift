@@ -2,11 +2,12 @@ import Foundation
 
 // Drag, release and fling (spec 2.11).
 extension CarouselState {
-  /// Starts a drag if scrolling is enabled, there are items and the drag is along the axis.
+  /// Starts a drag if scrolling is enabled, there are items and the drag is along the axis; a second
+  /// begin while dragging is ignored.
   ///
   /// - Returns: whether the drag began.
   mutating func beginDrag(translation: Double, perpendicular: Double) -> Bool {
-    guard properties.isScrollEnabled, numberOfItems > 0, hasValidGeometry else { return false }
+    guard properties.isScrollEnabled, numberOfItems > 0, hasValidGeometry, !isDragging else { return false }
     let along = translation.isFinite ? translation : 0
     let across = perpendicular.isFinite ? perpendicular : 0
     if properties.ignorePerpendicularSwipes, abs(along) < abs(across) { return false }
