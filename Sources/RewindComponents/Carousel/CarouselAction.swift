@@ -6,6 +6,8 @@ public enum CarouselAction: Equatable, Sendable {
   case insert(at: Int)
   /// Removes the item at `index` (clamped, or wrapped, into range); ignored when there are no items.
   case remove(at: Int)
+  /// Asks for a fresh view for a loaded index, offering its old view for reuse; ignored when not loaded.
+  case reloadItem(Int)
   /// Sets the layout type and lays out again.
   case setType(CarouselType)
   /// Sets the option overrides and lays out again.

@@ -45,6 +45,8 @@ public struct CarouselReducer: Reducer, Sendable {
         return .diagnostic(
           Diagnostic(kind: .elementMissing, message: "carousel: remove(at: \(index)) with no items; ignored"))
       }
+    case .reloadItem(let index):
+      state.reloadItem(index)
     case .setType(let type):
       state.type = type
       state.layOut()

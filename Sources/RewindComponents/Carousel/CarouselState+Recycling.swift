@@ -50,6 +50,14 @@ extension CarouselState {
     emit(.loadItem(index: index, placeholder: placeholder, reused: reused))
   }
 
+  /// Re-requests the view of a loaded index with its old view as the reuse candidate (upstream's
+  /// `reloadItemAtIndex`); the pools end as they were.
+  mutating func reloadItem(_ index: Int) {
+    guard loadedIndices.contains(index) else { return }
+    unload(index)
+    load(index)
+  }
+
   /// Discards every loaded view and both pools, as upstream's reload does.
   mutating func discardAllViews() {
     for index in loadedIndices { emit(.unloadItem(index: index)) }
