@@ -34,3 +34,27 @@ struct CarouselStoreTests {
     #expect(harness.events.isEmpty)
   }
 }
+
+/// The example of Docs/Carousel.md, kept compiling and running.
+@Test("Docs/Carousel.md example")
+func carouselDocsExample() {
+  let reducer = CarouselReducer()
+  let store = Store(
+    initialState: CarouselState(itemWidth: 200, bounds: CarouselSize(width: 320, height: 480), type: .coverFlow),
+    reducer: reducer)
+  store.send(.tick(now: 0))
+  store.send(.reload(count: 10))
+  var loaded: [Int] = []
+  for event in store.state.events {
+    if case .loadItem(let index, _, _) = event { loaded.append(index) }
+  }
+  #expect(loaded == store.state.loadedIndices)
+  store.send(.touchDown)
+  store.send(.dragBegan(translation: 0))
+  store.send(.dragChanged(translation: -120, velocity: -1500))
+  store.send(.dragEnded(translation: -120, velocity: -1500))
+  store.send(.tick(now: 1.0 / 60))
+  let items = reducer.layout(of: store.state)
+  #expect(items.count == store.state.numberOfVisibleItems)
+  #expect(store.state.deceleration != nil)
+}
