@@ -32,34 +32,3 @@ public struct CarouselProperties: Equatable, Sendable, Codable, Hashable {
   /// Upstream's defaults.
   public init() {}
 }
-
-/// A 2D vector or point in points, x to the right and y downward.
-public struct CarouselVector: Equatable, Sendable, Codable, Hashable {
-  /// The horizontal component.
-  public var x: Double
-  /// The vertical component.
-  public var y: Double
-
-  /// Creates a vector.
-  public init(x: Double, y: Double) {
-    self.x = x
-    self.y = y
-  }
-}
-
-/// A size in points.
-public struct CarouselSize: Equatable, Sendable, Codable, Hashable {
-  /// The horizontal extent.
-  public var width: Double
-  /// The vertical extent.
-  public var height: Double
-
-  /// Creates a size.
-  public init(width: Double, height: Double) {
-    self.width = width
-    self.height = height
-  }
-
-  /// Whether both extents are finite and not negative, the sizes the carousel accepts.
-  public var isValid: Bool { width.isFinite && height.isFinite && width >= 0 && height >= 0 }
-}

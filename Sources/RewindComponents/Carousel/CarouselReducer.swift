@@ -34,6 +34,12 @@ public struct CarouselReducer: Reducer, Sendable {
   /// Applies `action`; the state's ``CarouselState/events`` then hold what it caused.
   public func reduce(into state: inout CarouselState, action: CarouselAction) -> Effect<CarouselAction> {
     state.events.removeAll(keepingCapacity: true)
+    let effect = apply(action, to: &state)
+    state._checkInvariants()
+    return effect
+  }
+
+  private func apply(_ action: CarouselAction, to state: inout CarouselState) -> Effect<CarouselAction> {
     switch action {
     case .reload(let count, let placeholders):
       state.reload(count: count, placeholders: placeholders)

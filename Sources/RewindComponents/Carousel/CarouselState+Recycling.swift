@@ -2,6 +2,7 @@
 extension CarouselState {
   /// Brings ``loadedIndices`` to the visible window: unloads first, then loads, each ascending.
   mutating func updateLoadedItems() {
+    hasLoadedWindow = true
     let window = visibleWindow
     guard window != loadedIndices else { return }
     var kept: [Int] = []

@@ -50,6 +50,8 @@ public struct CarouselState: Equatable, Sendable, Codable {
 
   /// The loaded indices, ascending: the visible window after the latest scroll pass.
   public internal(set) var loadedIndices: [Int] = []
+  /// Whether the window has been loaded once; false until the first layout or scroll pass.
+  public internal(set) var hasLoadedWindow = false
   /// Views parked for reuse by items.
   public internal(set) var itemPoolSize = 0
   /// Views parked for reuse by placeholders.
