@@ -36,6 +36,27 @@ struct CarouselLayoutTests {
     #expect(state.numberOfVisibleItems == 5)
   }
 
+  @Test("Vertical layouts swap x and y, and rotate about −x")
+  func verticalRotations() {
+    var state = CarouselHarness(type: .cylinder).state
+    state.properties.isVertical = true
+    let horizontal = CarouselHarness(type: .cylinder).state.transform(forOffset: 1)
+    let cylinder = state.transform(forOffset: 1)
+    #expect(close(cylinder.m41, 0) && close(cylinder.m42, horizontal.m41) && close(cylinder.m43, horizontal.m43))
+    #expect(close(cylinder.m33, horizontal.m33))
+    state.type = .wheel
+    let wheel = state.transform(forOffset: 1)
+    let r = 200 * 10 / (2 * Double.pi)
+    let theta = 2 * Double.pi / 10
+    #expect(close(wheel.m41, r * cos(theta) - r) && close(wheel.m42, r * sin(theta)) && close(wheel.m43, 0.01))
+    state.type = .coverFlow
+    let cover = state.transform(forOffset: 0.5)
+    #expect(close(cover.m41, 0) && close(cover.m42, 70) && close(cover.m43, -50))
+    state.type = .timeMachine
+    let machine = state.transform(forOffset: -2)
+    #expect(close(machine.m41, 0) && close(machine.m42, -120) && close(machine.m43, -400))
+  }
+
   @Test("Custom layout uses the reducer's transform, or the base without one")
   func custom() {
     var harness = CarouselHarness(type: .custom)

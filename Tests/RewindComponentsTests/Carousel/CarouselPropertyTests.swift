@@ -56,7 +56,11 @@ struct CarouselPropertyTests {
       properties.isVertical = Bool.random(using: &random)
       return .setProperties(properties)
     case 94..<96: return .setScrollOffset(Double.random(in: -3...15, using: &random))
-    case 96..<98: return .layout
+    case 96: return .layout
+    case 97:
+      return Bool.random(using: &random)
+        ? .reloadItem(Int.random(in: -2...(n + 2), using: &random))
+        : .setBounds(CarouselSize(width: Double.random(in: 0...1200, using: &random), height: 480))
     default: return .setItemWidth([50.0, 120, 200].randomElement(using: &random) ?? 100)
     }
   }
