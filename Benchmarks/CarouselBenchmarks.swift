@@ -26,6 +26,8 @@ let carouselBenchmarks: @Sendable (Reporter) throws -> Void = { reporter in
       blackHole(visible)
     }
     reporter.report(
-      Measurement(name: "components/carousel-layout-\(type.slug)", unit: "layouts/s", median: Double(iterations) / seconds))
+      Measurement(
+        name: "components/carousel-layout-\(type.slug)", unit: "layouts/s",
+        median: Double(iterations) / seconds))
   }
 }

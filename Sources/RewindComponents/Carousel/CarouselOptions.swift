@@ -34,8 +34,10 @@ public struct CarouselOptions: Equatable, Sendable, Codable, Hashable {
 
   /// Options that keep every default.
   public init(
-    wrap: Bool? = nil, showBackfaces: Bool? = nil, offsetMultiplier: Double? = nil, visibleItems: Double? = nil,
-    count: Double? = nil, arc: Double? = nil, angle: Double? = nil, radius: Double? = nil, tilt: Double? = nil,
+    wrap: Bool? = nil, showBackfaces: Bool? = nil, offsetMultiplier: Double? = nil,
+    visibleItems: Double? = nil,
+    count: Double? = nil, arc: Double? = nil, angle: Double? = nil, radius: Double? = nil,
+    tilt: Double? = nil,
     spacing: Double? = nil, fadeMin: Double? = nil, fadeMax: Double? = nil, fadeRange: Double? = nil,
     fadeMinAlpha: Double? = nil
   ) {

@@ -39,7 +39,8 @@ extension CarouselState {
 
   /// How far a fling at `velocity` items/s travels: `−v²/(2·acc)` with `acc = −v·30·(1 − rate)`.
   public func decelerationDistance(velocity: Double) -> Double {
-    let acceleration = -velocity * CarouselConstants.decelerationMultiplier * (1 - properties.decelerationRate)
+    let acceleration =
+      -velocity * CarouselConstants.decelerationMultiplier * (1 - properties.decelerationRate)
     return -velocity * velocity / (2 * acceleration)
   }
 
@@ -81,7 +82,9 @@ extension CarouselState {
   }
 
   /// Whether the offset lies past either end of a non-wrapping carousel.
-  var isOutOfRange: Bool { abs(scrollOffset - clampedOffset(scrollOffset)) > CarouselConstants.floatErrorMargin }
+  var isOutOfRange: Bool {
+    abs(scrollOffset - clampedOffset(scrollOffset)) > CarouselConstants.floatErrorMargin
+  }
 
   /// Plans the fling: its end (paged, on a boundary, clamped) and its duration.
   ///

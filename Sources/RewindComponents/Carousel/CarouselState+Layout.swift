@@ -24,7 +24,8 @@ extension CarouselState {
       items.append(
         CarouselItemLayout(
           index: index, placeholder: placeholderNumber(forIndex: index), offset: offset, transform: transform,
-          position: position, alpha: alpha(forOffset: offset), isHidden: !(showsBackfaces || transform.m33 > 0),
+          position: position, alpha: alpha(forOffset: offset),
+          isHidden: !(showsBackfaces || transform.m33 > 0),
           zOrder: 0))
     }
     assignDepthOrder(&items)

@@ -35,7 +35,8 @@ extension CarouselState {
       interruptMotion()
       var end = scrollOffset + delta
       if !isWrapping { end = clampedOffset(end) }
-      scrollAnimation = CarouselScrollAnimation(start: scrollOffset, end: end, duration: duration, startTime: time)
+      scrollAnimation = CarouselScrollAnimation(
+        start: scrollOffset, end: end, duration: duration, startTime: time)
       emit(.willBeginScrollingAnimation)
     } else {
       setOffset(scrollOffset + delta)
@@ -104,7 +105,8 @@ extension CarouselState {
     guard count > 0 else { return }
     let outOfRange = !isWrapping && (scrollOffset < 0 || scrollOffset >= Double(count - 1))
     let moving =
-      deceleration != nil || (scrollAnimation != nil && !isDragging && !didDrag) || (autoscroll != 0 && !isDragging)
+      deceleration != nil || (scrollAnimation != nil && !isDragging && !didDrag)
+      || (autoscroll != 0 && !isDragging)
     guard moving || outOfRange else { return }
     let offset = offset(forItem: currentItemIndex)
     let clamped = max(-1, min(1, offset))

@@ -51,7 +51,8 @@ extension CarouselState {
         angle = -angle
       }
       var matrix = base.translated(x: 0, y: 0, z: -radius)
-      matrix = vertical ? matrix.rotated(by: angle, x: -1, y: 0, z: 0) : matrix.rotated(by: angle, x: 0, y: 1, z: 0)
+      matrix =
+        vertical ? matrix.rotated(by: angle, x: -1, y: 0, z: 0) : matrix.rotated(by: angle, x: 0, y: 1, z: 0)
       return matrix.translated(x: 0, y: 0, z: radius + 0.01)
 
     case .wheel, .invertedWheel:
@@ -78,9 +79,11 @@ extension CarouselState {
       let along = (clamped * 0.5 * tilt + offset * spacing) * width
       let depth = abs(clamped) * -width * 0.5
       if vertical {
-        return base.translated(x: 0, y: along, z: depth).rotated(by: -clamped * Double.pi / 2 * tilt, x: -1, y: 0, z: 0)
+        return base.translated(x: 0, y: along, z: depth).rotated(
+          by: -clamped * Double.pi / 2 * tilt, x: -1, y: 0, z: 0)
       }
-      return base.translated(x: along, y: 0, z: depth).rotated(by: -clamped * Double.pi / 2 * tilt, x: 0, y: 1, z: 0)
+      return base.translated(x: along, y: 0, z: depth).rotated(
+        by: -clamped * Double.pi / 2 * tilt, x: 0, y: 1, z: 0)
 
     case .timeMachine, .invertedTimeMachine:
       var tilt = tilt
@@ -91,7 +94,8 @@ extension CarouselState {
       }
       let across = offset * width * tilt
       let depth = offset * width * spacing
-      return vertical ? base.translated(x: 0, y: across, z: depth) : base.translated(x: across, y: 0, z: depth)
+      return vertical
+        ? base.translated(x: 0, y: across, z: depth) : base.translated(x: across, y: 0, z: depth)
     }
   }
 

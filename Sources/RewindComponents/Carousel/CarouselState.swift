@@ -85,6 +85,7 @@ public struct CarouselState: Equatable, Sendable, Codable {
 
   /// Whether a scroll animation, fling, autoscroll or toggle settle still needs ticks.
   public var needsTicks: Bool {
-    scrollAnimation != nil || deceleration != nil || autoscroll != 0 || abs(toggle) > CarouselConstants.floatErrorMargin
+    scrollAnimation != nil || deceleration != nil || autoscroll != 0
+      || abs(toggle) > CarouselConstants.floatErrorMargin
   }
 }

@@ -36,9 +36,11 @@ struct CarouselBadInputTests {
     #expect(harness.state.numberOfVisibleItems == 2)
   }
 
-  @Test("Infinite or NaN velocities count as zero; NaN translations do not move", arguments: [
-    Double.nan, .infinity, -.infinity,
-  ])
+  @Test(
+    "Infinite or NaN velocities count as zero; NaN translations do not move",
+    arguments: [
+      Double.nan, .infinity, -.infinity,
+    ])
   func velocities(value: Double) {
     var harness = CarouselHarness()
     harness.send(.tick(now: 0))

@@ -36,12 +36,14 @@ struct CarouselEventOrderTests {
     harness.send(.dragBegan(translation: 0))
     harness.send(.dragChanged(translation: -50, velocity: -1200))
     harness.send(.dragChanged(translation: -100, velocity: -1200))
-    #expect(harness.delegateEvents == [.willBeginDragging, .didScroll, .didScroll, .currentItemIndexDidChange(3)])
+    #expect(
+      harness.delegateEvents == [.willBeginDragging, .didScroll, .didScroll, .currentItemIndexDidChange(3)])
     harness.send(.dragEnded(translation: -100, velocity: -1200))
     settle(&harness, from: 0)
     #expect(
       milestones(harness.events) == [
-        .willBeginDragging, .didEndDragging(willDecelerate: true), .willBeginDecelerating, .didEndDecelerating,
+        .willBeginDragging, .didEndDragging(willDecelerate: true), .willBeginDecelerating,
+        .didEndDecelerating,
         .willBeginScrollingAnimation, .didEndScrollingAnimation,
       ])
     let decelerating = harness.delegateEvents.split(separator: .willBeginDecelerating)[1]
@@ -88,7 +90,8 @@ struct CarouselEventOrderTests {
     harness.place(at: 2)
     harness.send(.tapItem(2))
     settle(&harness, from: 0)
-    #expect(harness.delegateEvents == [.willBeginScrollingAnimation, .didSelectItem(2), .didEndScrollingAnimation])
+    #expect(
+      harness.delegateEvents == [.willBeginScrollingAnimation, .didSelectItem(2), .didEndScrollingAnimation])
   }
 
   @Test("Reload: a settle animation even without movement, and the index change (#686)")
@@ -100,9 +103,10 @@ struct CarouselEventOrderTests {
     #expect(
       harness.delegateEvents == [
         .currentItemIndexDidChange(0), .willBeginScrollingAnimation, .didEndScrollingAnimation,
-      ] || harness.delegateEvents == [
-        .willBeginScrollingAnimation, .currentItemIndexDidChange(0), .didEndScrollingAnimation,
-      ])
+      ]
+        || harness.delegateEvents == [
+          .willBeginScrollingAnimation, .currentItemIndexDidChange(0), .didEndScrollingAnimation,
+        ])
     #expect(harness.state.loadedIndices == [0, 1, 2, 3])
   }
 

@@ -62,9 +62,11 @@ struct CarouselGeometryParityTests {
     #expect(close(x, 318.309886) && close(y, 318.309886) && close(z, 0.025))
   }
 
-  @Test("IC-10 coverFlow position, depth and tilt", arguments: [
-    (0.5, 70.0, -50.0, -0.706858), (2, 190, -100, -1.413717), (-0.25, -35, -25, 0.353429),
-  ])
+  @Test(
+    "IC-10 coverFlow position, depth and tilt",
+    arguments: [
+      (0.5, 70.0, -50.0, -0.706858), (2, 190, -100, -1.413717), (-0.25, -35, -25, 0.353429),
+    ])
   func ic10(offset: Double, x: Double, z: Double, rotation: Double) {
     let m = CarouselHarness(type: .coverFlow).state.transform(forOffset: offset)
     #expect(close(m.m41, x) && close(m.m43, z))

@@ -42,13 +42,15 @@ struct CarouselLayoutTests {
     state.properties.isVertical = true
     let horizontal = CarouselHarness(type: .cylinder).state.transform(forOffset: 1)
     let cylinder = state.transform(forOffset: 1)
-    #expect(close(cylinder.m41, 0) && close(cylinder.m42, horizontal.m41) && close(cylinder.m43, horizontal.m43))
+    #expect(
+      close(cylinder.m41, 0) && close(cylinder.m42, horizontal.m41) && close(cylinder.m43, horizontal.m43))
     #expect(close(cylinder.m33, horizontal.m33))
     state.type = .wheel
     let wheel = state.transform(forOffset: 1)
     let r = 200 * 10 / (2 * Double.pi)
     let theta = 2 * Double.pi / 10
-    #expect(close(wheel.m41, r * cos(theta) - r) && close(wheel.m42, r * sin(theta)) && close(wheel.m43, 0.01))
+    #expect(
+      close(wheel.m41, r * cos(theta) - r) && close(wheel.m42, r * sin(theta)) && close(wheel.m43, 0.01))
     state.type = .coverFlow
     let cover = state.transform(forOffset: 0.5)
     #expect(close(cover.m41, 0) && close(cover.m42, 70) && close(cover.m43, -50))
@@ -60,7 +62,9 @@ struct CarouselLayoutTests {
   @Test("Custom layout uses the reducer's transform, or the base without one")
   func custom() {
     var harness = CarouselHarness(type: .custom)
-    harness.reducer = CarouselReducer(customTransform: { offset, base in base.translated(x: offset * 10, y: 0, z: 0) })
+    harness.reducer = CarouselReducer(customTransform: { offset, base in
+      base.translated(x: offset * 10, y: 0, z: 0)
+    })
     harness.send(.reload(count: 10))
     harness.place(at: 0)
     let items = harness.reducer.layout(of: harness.state)

@@ -46,7 +46,8 @@ struct CarouselPhysicsParityTests {
     #expect(harness.state.scrollAnimation == nil)
   }
 
-  @Test("IC-21 drag moves by translation over width, times the multiplier", arguments: [(1.0, 0.5), (2.0, 1.0)])
+  @Test(
+    "IC-21 drag moves by translation over width, times the multiplier", arguments: [(1.0, 0.5), (2.0, 1.0)])
   func ic21(multiplier: Double, moved: Double) {
     var harness = CarouselHarness(options: CarouselOptions(offsetMultiplier: multiplier))
     harness.place(at: 2)
@@ -111,15 +112,18 @@ struct CarouselPhysicsParityTests {
     #expect(close(harness.state.scrollOffset, 5))
   }
 
-  @Test("IC-28 fling past the start, with and without bounces", arguments: [
-    (true, -1.0, -1.3, 0.577778), (false, 0.0, -0.3, 0.133333),
-  ])
+  @Test(
+    "IC-28 fling past the start, with and without bounces",
+    arguments: [
+      (true, -1.0, -1.3, 0.577778), (false, 0.0, -0.3, 0.133333),
+    ])
   func ic28(bounces: Bool, end: Double, travel: Double, duration: Double) throws {
     var properties = CarouselProperties()
     properties.bounces = bounces
     let harness = release(at: 0.3, itemsPerSecond: -4.5, properties: properties)
     let fling = try #require(harness.state.deceleration)
-    #expect(close(fling.end, end) && close(fling.end - fling.start, travel) && close(fling.duration, duration))
+    #expect(
+      close(fling.end, end) && close(fling.end - fling.start, travel) && close(fling.duration, duration))
   }
 
   @Test("IC-29 release at 2 items/s does not fling")
@@ -130,7 +134,10 @@ struct CarouselPhysicsParityTests {
     harness.send(.dragBegan(translation: 0))
     harness.send(.dragEnded(translation: 0, velocity: -400))
     #expect(harness.state.startVelocity == 2)
-    #expect(harness.delegateEvents == [.willBeginDragging, .didEndDragging(willDecelerate: false), .willBeginScrollingAnimation])
+    #expect(
+      harness.delegateEvents == [
+        .willBeginDragging, .didEndDragging(willDecelerate: false), .willBeginScrollingAnimation,
+      ])
     let settle = try #require(harness.state.scrollAnimation)
     #expect(close(settle.end, 3) && settle.duration == 0.4)
   }
@@ -141,7 +148,10 @@ struct CarouselPhysicsParityTests {
     properties.isPagingEnabled = true
     let harness = release(at: 4, itemsPerSecond: 2.5, properties: properties)
     #expect(harness.state.deceleration == nil)
-    #expect(harness.delegateEvents == [.willBeginDragging, .didEndDragging(willDecelerate: false), .willBeginScrollingAnimation])
+    #expect(
+      harness.delegateEvents == [
+        .willBeginDragging, .didEndDragging(willDecelerate: false), .willBeginScrollingAnimation,
+      ])
     let settle = try #require(harness.state.scrollAnimation)
     #expect(settle.duration == 0.01 && settle.end == 4)
   }
@@ -186,7 +196,8 @@ struct CarouselPhysicsParityTests {
     middle.place(at: 2)
     middle.send(.remove(at: 2))
     #expect(middle.state.scrollOffset == 2)
-    #expect(!middle.delegateEvents.contains { if case .currentItemIndexDidChange = $0 { true } else { false } })
+    #expect(
+      !middle.delegateEvents.contains { if case .currentItemIndexDidChange = $0 { true } else { false } })
   }
 
   @Test("IC-41 tap a non-current item")

@@ -21,7 +21,9 @@ struct CarouselRandom: RandomNumberGenerator {
 struct CarouselPropertyTests {
   static let steps = 3_000
 
-  func randomAction(_ random: inout CarouselRandom, state: CarouselState, time: inout Double) -> CarouselAction {
+  func randomAction(_ random: inout CarouselRandom, state: CarouselState, time: inout Double)
+    -> CarouselAction
+  {
     let n = state.numberOfItems
     switch Int.random(in: 0..<100, using: &random) {
     case 0..<30:
@@ -31,16 +33,22 @@ struct CarouselPropertyTests {
     case 34..<40: return .dragBegan(translation: Double.random(in: -20...20, using: &random))
     case 40..<55:
       return .dragChanged(
-        translation: Double.random(in: -800...800, using: &random), velocity: Double.random(in: -3000...3000, using: &random))
+        translation: Double.random(in: -800...800, using: &random),
+        velocity: Double.random(in: -3000...3000, using: &random))
     case 55..<60:
       return .dragEnded(
-        translation: Double.random(in: -800...800, using: &random), velocity: Double.random(in: -3000...3000, using: &random))
+        translation: Double.random(in: -800...800, using: &random),
+        velocity: Double.random(in: -3000...3000, using: &random))
     case 60..<66: return .insert(at: Int.random(in: -3...(n + 3), using: &random))
     case 66..<72: return .remove(at: Int.random(in: -3...(n + 3), using: &random))
-    case 72..<77: return .scrollToItem(Int.random(in: -15...25, using: &random), animated: Bool.random(using: &random))
-    case 77..<80: return .scrollByItems(Int.random(in: -4...4, using: &random), animated: Bool.random(using: &random))
+    case 72..<77:
+      return .scrollToItem(Int.random(in: -15...25, using: &random), animated: Bool.random(using: &random))
+    case 77..<80:
+      return .scrollByItems(Int.random(in: -4...4, using: &random), animated: Bool.random(using: &random))
     case 80..<84: return .tapItem(Int.random(in: -2...(n + 2), using: &random))
-    case 84..<86: return .reload(count: Int.random(in: 0...12, using: &random), placeholders: Int.random(in: 0...3, using: &random))
+    case 84..<86:
+      return .reload(
+        count: Int.random(in: 0...12, using: &random), placeholders: Int.random(in: 0...3, using: &random))
     case 86..<88: return .setType(CarouselType.allCases.randomElement(using: &random) ?? .linear)
     case 88..<90:
       return .setOptions(
@@ -65,9 +73,11 @@ struct CarouselPropertyTests {
     }
   }
 
-  @Test("Random sequences keep the index, the window, the offsets and the event pairs valid", arguments: [
-    UInt64(1), 2, 3, 0xC0FFEE, 0x5EED_CA20,
-  ])
+  @Test(
+    "Random sequences keep the index, the window, the offsets and the event pairs valid",
+    arguments: [
+      UInt64(1), 2, 3, 0xC0FFEE, 0x5EED_CA20,
+    ])
   func invariants(seed: UInt64) {
     var random = CarouselRandom(seed: seed)
     let reducer = CarouselReducer()
@@ -86,9 +96,13 @@ struct CarouselPropertyTests {
       for event in state.events {
         switch event {
         case .loadItem(let index, _, _):
-          guard mirror.insert(index).inserted else { Issue.record("\(context): \(index) loaded twice"); return }
+          guard mirror.insert(index).inserted else {
+            Issue.record("\(context): \(index) loaded twice"); return
+          }
         case .unloadItem(let index):
-          guard mirror.remove(index) != nil else { Issue.record("\(context): \(index) unloaded but not loaded"); return }
+          guard mirror.remove(index) != nil else {
+            Issue.record("\(context): \(index) unloaded but not loaded"); return
+          }
         case .itemInserted(let index): mirror = Set(mirror.map { $0 >= index ? $0 + 1 : $0 })
         case .itemRemoved(let index):
           mirror.remove(index)
@@ -112,16 +126,22 @@ struct CarouselPropertyTests {
         Issue.record("\(context): loaded indices \(loaded) repeat or are unordered"); return
       }
       guard loaded == state.visibleWindow, Set(loaded) == mirror else {
-        Issue.record("\(context): loaded \(loaded), window \(state.visibleWindow), events say \(mirror.sorted())"); return
+        Issue.record(
+          "\(context): loaded \(loaded), window \(state.visibleWindow), events say \(mirror.sorted())");
+        return
       }
-      guard state.scrollOffset.isFinite else { Issue.record("\(context): offset \(state.scrollOffset)"); return }
+      guard state.scrollOffset.isFinite else {
+        Issue.record("\(context): offset \(state.scrollOffset)"); return
+      }
       if state.isWrapping, n > 0, !(state.scrollOffset >= 0 && state.scrollOffset < Double(n)) {
         Issue.record("\(context): wrapped offset \(state.scrollOffset) outside [0, \(n))"); return
       }
       guard scrollBalance == (state.scrollAnimation == nil ? 0 : 1),
         flingBalance == (state.deceleration == nil ? 0 : 1), dragBalance == (state.isDragging ? 1 : 0)
       else {
-        Issue.record("\(context): unbalanced begin/end events \(scrollBalance) \(flingBalance) \(dragBalance)"); return
+        Issue.record(
+          "\(context): unbalanced begin/end events \(scrollBalance) \(flingBalance) \(dragBalance)");
+        return
       }
       guard state.itemPoolSize >= 0, state.placeholderPoolSize >= 0 else {
         Issue.record("\(context): negative pool"); return

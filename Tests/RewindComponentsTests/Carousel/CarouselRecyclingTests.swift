@@ -10,7 +10,8 @@ struct CarouselRecyclingTests {
     var harness = CarouselHarness()
     harness.send(.reload(count: 10))
     #expect(
-      harness.events.filter { !$0.isDelegateEvent } == (0...3).map { .loadItem(index: $0, placeholder: nil, reused: false) })
+      harness.events.filter { !$0.isDelegateEvent }
+        == (0...3).map { .loadItem(index: $0, placeholder: nil, reused: false) })
     harness.clearEvents()
     harness.send(.scrollToItem(5, animated: false))
     let loads = harness.events.filter { !$0.isDelegateEvent }
@@ -23,7 +24,8 @@ struct CarouselRecyclingTests {
 
   @Test("Placeholders use their own pool; reload discards both pools")
   func placeholderPool() {
-    var harness = CarouselHarness(count: 3, placeholders: 4, itemWidth: 100, options: CarouselOptions(visibleItems: 3))
+    var harness = CarouselHarness(
+      count: 3, placeholders: 4, itemWidth: 100, options: CarouselOptions(visibleItems: 3))
     harness.send(.reload(count: 3, placeholders: 4))
     harness.send(.scrollToItem(0, animated: false))
     #expect(harness.state.loadedIndices == [-1, 0, 1])

@@ -40,7 +40,8 @@ struct CarouselStoreTests {
 func carouselDocsExample() {
   let reducer = CarouselReducer()
   let store = Store(
-    initialState: CarouselState(itemWidth: 200, bounds: CarouselSize(width: 320, height: 480), type: .coverFlow),
+    initialState: CarouselState(
+      itemWidth: 200, bounds: CarouselSize(width: 320, height: 480), type: .coverFlow),
     reducer: reducer)
   store.send(.tick(now: 0))
   store.send(.reload(count: 10))
