@@ -1,8 +1,8 @@
 /// Everything that can happen to a carousel: host input, programmatic calls and time.
 public enum CarouselAction: Equatable, Sendable {
-  /// Replaces the data: `count` items and `placeholders` placeholder slots (negative values count as 0).
+  /// Replaces the data: `count` items and `placeholders` placeholder slots, each clamped into `0...2⁴⁰`.
   case reload(count: Int, placeholders: Int = 0)
-  /// Inserts an item at `index` (clamped, or wrapped, into the new range).
+  /// Inserts an item at `index` (clamped, or wrapped, into the new range); ignored at 2⁴⁰ items.
   case insert(at: Int)
   /// Removes the item at `index` (clamped, or wrapped, into range); ignored when there are no items.
   case remove(at: Int)

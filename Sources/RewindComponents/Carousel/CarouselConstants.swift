@@ -18,6 +18,9 @@ public enum CarouselConstants {
   public static let decelerationMultiplier = 30.0
   /// Differences below this are treated as zero.
   public static let floatErrorMargin = 1e-6
+  /// The most items or placeholders a carousel accepts (2⁴⁰); larger counts are clamped, which keeps
+  /// index arithmetic far from overflow and offsets exact in a Double.
+  public static let maxItemCount = 1 << 40
   /// The most items the visible window holds (upstream's iOS value).
   public static let maxVisibleItems = 30
 }

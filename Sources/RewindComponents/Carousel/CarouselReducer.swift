@@ -44,7 +44,7 @@ public struct CarouselReducer: Reducer, Sendable {
     case .reload(let count, let placeholders):
       state.reload(count: count, placeholders: placeholders)
     case .insert(let index):
-      guard state.numberOfItems < Int.max - 1 else { return .none }
+      guard state.numberOfItems < CarouselConstants.maxItemCount else { return .none }
       state.insert(at: index)
     case .remove(let index):
       if !state.remove(at: index) {

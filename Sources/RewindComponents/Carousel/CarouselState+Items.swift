@@ -3,8 +3,8 @@ extension CarouselState {
   /// Replaces the data and lays out again; moves a negative offset onto item 0 first.
   mutating func reload(count: Int, placeholders: Int) {
     discardAllViews()
-    numberOfItems = max(0, count)
-    numberOfPlaceholders = max(0, placeholders)
+    numberOfItems = Self.validCount(count)
+    numberOfPlaceholders = Self.validCount(placeholders)
     if numberOfItems > 0, scrollOffset < 0 {
       scroll(toItem: 0, duration: numberOfPlaceholders > 0 ? CarouselConstants.scrollDuration : 0)
     }

@@ -62,15 +62,15 @@ public struct CarouselState: Equatable, Sendable, Codable {
 
   /// Creates a carousel at offset 0 with nothing loaded; send `.layout` or `.reload` to load the window.
   ///
-  /// Invalid input is clamped: a negative count becomes 0, and a non-positive or non-finite item width
+  /// Invalid input is clamped: counts into `0...2⁴⁰`, and a non-positive or non-finite item width
   /// or an invalid size makes the geometry empty until a valid one is set.
   public init(
     numberOfItems: Int = 0, numberOfPlaceholders: Int = 0, itemWidth: Double = 100,
     bounds: CarouselSize = CarouselSize(width: 320, height: 480), type: CarouselType = .linear,
     options: CarouselOptions = CarouselOptions(), properties: CarouselProperties = CarouselProperties()
   ) {
-    self.numberOfItems = max(0, numberOfItems)
-    self.numberOfPlaceholders = max(0, numberOfPlaceholders)
+    self.numberOfItems = Self.validCount(numberOfItems)
+    self.numberOfPlaceholders = Self.validCount(numberOfPlaceholders)
     self.itemWidth = itemWidth
     self.bounds = bounds
     self.type = type
@@ -79,6 +79,9 @@ public struct CarouselState: Equatable, Sendable, Codable {
     previousItemIndex = 0
     previousItemIndex = currentItemIndex
   }
+
+  /// `count` clamped into `0...CarouselConstants.maxItemCount`.
+  static func validCount(_ count: Int) -> Int { min(max(0, count), CarouselConstants.maxItemCount) }
 
   /// Whether the geometry inputs can produce a layout: a positive, finite item width and a valid size.
   public var hasValidGeometry: Bool { itemWidth > 0 && itemWidth.isFinite && bounds.isValid }

@@ -84,6 +84,20 @@ struct CarouselBadInputTests {
     #expect(harness.state.numberOfItems == 0)
   }
 
+  @Test("Huge counts are clamped to 2^40 and never overflow")
+  func hugeCounts() {
+    for type in CarouselType.allCases {
+      var harness = CarouselHarness(type: type)
+      harness.send(.reload(count: Int.max, placeholders: Int.max))
+      #expect(harness.state.numberOfItems == 1 << 40)
+      harness.send(.scrollToItem(Int.max, animated: false))
+      harness.send(.insert(at: Int.max))
+      harness.send(.remove(at: Int.min))
+      #expect(harness.state.currentItemIndex >= 0)
+      #expect(harness.reducer.layout(of: harness.state).count == harness.state.loadedIndices.count)
+    }
+  }
+
   @Test("Negative counts reload as empty")
   func negativeCounts() {
     var harness = CarouselHarness()
