@@ -61,7 +61,7 @@ final class Reporter {
     if json {
       print(measurement.jsonLine)
     } else {
-      var line = measurement.name.padding(toLength: 34, withPad: " ", startingAt: 0)
+      var line = measurement.name.padding(toLength: 50, withPad: " ", startingAt: 0)
       line +=
         format(measurement.median).leftPadded(to: 14) + " "
         + measurement.unit.padding(toLength: 9, withPad: " ", startingAt: 0)
