@@ -2,7 +2,7 @@
 public enum CarouselEvent: Equatable, Sendable, Codable, Hashable {
   /// A programmatic scroll animation started.
   case willBeginScrollingAnimation
-  /// A programmatic scroll animation ended, or was cut short (see Docs/Carousel.md, deviations).
+  /// A programmatic scroll animation ended, or was cut short (see Docs/Components.md (Carousel), deviations).
   case didEndScrollingAnimation
   /// The scroll offset changed by more than 1e‑6.
   case didScroll

@@ -49,7 +49,7 @@ public struct CarouselReducer: Reducer, Sendable {
     case .remove(let index):
       if !state.remove(at: index) {
         return .diagnostic(
-          Diagnostic(kind: .elementMissing, message: "carousel: remove(at: \(index)) with no items; ignored"))
+          Diagnostic(kind: .invalidInput, message: "carousel: remove(at: \(index)) with no items; ignored"))
       }
     case .reloadItem(let index):
       state.reloadItem(index)

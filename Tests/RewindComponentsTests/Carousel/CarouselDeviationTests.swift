@@ -2,7 +2,7 @@ import Testing
 
 @testable import RewindComponents
 
-/// Corrected upstream bugs (quirk policy, spec section 5); each is listed in Docs/Carousel.md.
+/// Corrected upstream bugs (quirk policy, spec section 5); each is listed in Docs/Components.md (Carousel).
 @Suite("Carousel deviations from upstream")
 struct CarouselDeviationTests {
   @Test("Touch-down during a scroll animation reports its end")

@@ -35,8 +35,8 @@ struct CarouselStoreTests {
   }
 }
 
-/// The example of Docs/Carousel.md, kept compiling and running.
-@Test("Docs/Carousel.md example")
+/// The example of Docs/Components.md (Carousel), kept compiling and running.
+@Test("Docs/Components.md (Carousel) example")
 func carouselDocsExample() {
   let reducer = CarouselReducer()
   let store = Store(
