@@ -81,7 +81,7 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
       diagnostics: diagnostics)
   }
 
-  private init<R: Reducer & Sendable>(
+  init<R: Reducer & Sendable>(
     state: State, sequence: UInt64, reducer: R, journal: any Journal<Action>, clock: some EventClock,
     actor: String?, diagnostics: @escaping @Sendable (Diagnostic) -> Void
   ) where R.State == State, R.Action == Action {
@@ -136,7 +136,7 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
 
   /// Whether the journal refused an event. The store then keeps working in memory and stops appending.
   public var journalStatus: JournalStatus {
-    journalFailure.withLock { error in error.map(JournalStatus.failed) ?? .healthy }
+    (journalFailure.withLock { $0 } ?? journal.failure).map(JournalStatus.failed) ?? .healthy
   }
 
   /// The number of effect tasks still running.

@@ -23,9 +23,16 @@ public final class FileJournal<Action: Codable & Sendable>: Journal {
 
   let fileSystem: any LogFileSystem
   let logID: [UInt8]
-  private let committer: Committer
+  let committer: Committer
   private let lock: any LogFileLock
   private let closed = Atomic<Bool>(false)
+  private let restoredFrom = Mutex<SnapshotRecovery?>(nil)
+
+  /// Which snapshot `Store.open` restored the state from, and which it passed over; `nil` when the store
+  /// was not opened from snapshots.
+  public var snapshotRecovery: SnapshotRecovery? { restoredFrom.withLock { $0 } }
+
+  func setSnapshotRecovery(_ recovery: SnapshotRecovery) { restoredFrom.withLock { $0 = recovery } }
 
   /// Opens (or creates) the log in `directory`, recovering it.
   ///
