@@ -47,6 +47,9 @@ final class FaultyFileSystem: LogFileSystem {
 
   private init(model: Model) { self.model = Mutex(model) }
 
+  /// An independent copy with the same files, synced state and pending changes.
+  func copy() -> FaultyFileSystem { FaultyFileSystem(model: model.withLock { $0 }) }
+
   /// How many writes and syncs were made.
   var operations: Int { model.withLock { $0.operations } }
 

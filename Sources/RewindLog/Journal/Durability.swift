@@ -50,7 +50,7 @@ public struct FileJournalOptions: Sendable, Hashable {
     snapshotInterval: UInt64? = nil
   ) {
     self.durability = durability
-    self.segmentSize = max(segmentSize, 4096)
+    self.segmentSize = max(segmentSize, 256)
     self.codec = codec
     self.snapshotInterval = snapshotInterval.map { max($0, 1) }
   }
