@@ -65,8 +65,16 @@ package struct POSIXFileSystem: LogFileSystem {
   package func lock(_ path: String) throws(IOError) -> any LogFileLock {
     let fd = Glibc_open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
     guard fd >= 0 else { throw IOError(operation: "open", path: path, code: errno) }
-    guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+    // A process forked by this one holds an inherited copy of a lock until its exec closes it, so a
+    // lock released a moment ago can look held: retry for a few milliseconds before failing.
+    var attempts = 0
+    while flock(fd, LOCK_EX | LOCK_NB) != 0 {
       let code = errno
+      attempts += 1
+      if (code == EWOULDBLOCK || code == EINTR) && attempts < 25 {
+        usleep(2_000)
+        continue
+      }
       _ = Glibc_close(fd)
       throw IOError(operation: "lock", path: path, code: code)
     }
