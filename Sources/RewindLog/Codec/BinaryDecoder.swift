@@ -16,32 +16,33 @@ public struct BinaryDecoder: Sendable {
 
   /// Decodes a `T` from a tree.
   public func decode<T: Decodable>(_ type: T.Type, from value: BinaryValue) throws -> T {
-    try T(from: TreeDecoder(value: value, codingPath: []))
+    try T(from: TreeDecoder(value: value, path: .root))
   }
 }
 
 struct TreeDecoder: Decoder {
   let value: BinaryValue
-  let codingPath: [any CodingKey]
+  let path: CodingPath
+  var codingPath: [any CodingKey] { path.keys }
   var userInfo: [CodingUserInfoKey: Any] { [:] }
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-    guard case .keyed(let fields) = value else { throw mismatch([String: Int].self, value, codingPath) }
-    return KeyedDecodingContainer(KeyedTreeDecoder<Key>(fields: fields, codingPath: codingPath))
+    guard case .keyed(let fields) = value else { throw mismatch([String: Int].self, value, path) }
+    return KeyedDecodingContainer(KeyedTreeDecoder<Key>(fields: fields, path: path))
   }
 
   func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
-    guard case .array(let values) = value else { throw mismatch([Int].self, value, codingPath) }
-    return UnkeyedTreeDecoder(values: values, codingPath: codingPath)
+    guard case .array(let values) = value else { throw mismatch([Int].self, value, path) }
+    return UnkeyedTreeDecoder(values: values, path: path)
   }
 
   func singleValueContainer() throws -> any SingleValueDecodingContainer {
-    SingleValueTreeDecoder(value: value, codingPath: codingPath)
+    SingleValueTreeDecoder(value: value, path: path)
   }
 }
 
-private func mismatch(_ type: Any.Type, _ value: BinaryValue, _ path: [any CodingKey]) -> DecodingError {
-  .typeMismatch(type, .init(codingPath: path, debugDescription: "expected \(type), found \(value.kindName)"))
+private func mismatch(_ type: Any.Type, _ value: BinaryValue, _ path: CodingPath) -> DecodingError {
+  .typeMismatch(type, .init(codingPath: path.keys, debugDescription: "expected \(type), found \(value.kindName)"))
 }
 
 extension BinaryValue {
@@ -57,53 +58,49 @@ extension BinaryValue {
     }
   }
 
-  /// Converts a leaf to the primitive `T`, checking integer ranges.
-  func primitive<T>(_ type: T.Type, _ path: [any CodingKey]) throws -> T {
-    func integer<I: FixedWidthInteger>(_: I.Type) -> I? {
-      switch self {
-      case .int(let value): I(exactly: value)
-      case .uint(let value): I(exactly: value)
-      default: nil
-      }
+  func bool(_ path: @autoclosure () -> CodingPath) throws -> Bool {
+    guard case .bool(let value) = self else { throw mismatch(Bool.self, self, path()) }
+    return value
+  }
+
+  func string(_ path: @autoclosure () -> CodingPath) throws -> String {
+    guard case .string(let value) = self else { throw mismatch(String.self, self, path()) }
+    return value
+  }
+
+  func double(_ path: @autoclosure () -> CodingPath) throws -> Double {
+    switch self {
+    case .double(let value): return value
+    case .float(let value): return Double(value)
+    case .int(let value): return Double(value)
+    case .uint(let value): return Double(value)
+    default: throw mismatch(Double.self, self, path())
     }
-    let result: Any? =
-      switch type {
-      case is Bool.Type: if case .bool(let value) = self { value } else { nil }
-      case is String.Type: if case .string(let value) = self { value } else { nil }
-      case is Double.Type:
-        switch self {
-        case .double(let value): value
-        case .float(let value): Double(value)
-        case .int(let value): Double(value)
-        case .uint(let value): Double(value)
-        default: nil
-        }
-      case is Float.Type:
-        switch self {
-        case .float(let value): value
-        case .double(let value): Float(value)
-        default: nil
-        }
-      case is Int.Type: integer(Int.self)
-      case is Int8.Type: integer(Int8.self)
-      case is Int16.Type: integer(Int16.self)
-      case is Int32.Type: integer(Int32.self)
-      case is Int64.Type: integer(Int64.self)
-      case is UInt.Type: integer(UInt.self)
-      case is UInt8.Type: integer(UInt8.self)
-      case is UInt16.Type: integer(UInt16.self)
-      case is UInt32.Type: integer(UInt32.self)
-      case is UInt64.Type: integer(UInt64.self)
-      default: nil
-      }
-    guard let typed = result as? T else { throw mismatch(type, self, path) }
-    return typed
+  }
+
+  func float(_ path: @autoclosure () -> CodingPath) throws -> Float {
+    switch self {
+    case .float(let value): return value
+    case .double(let value): return Float(value)
+    default: throw mismatch(Float.self, self, path())
+    }
+  }
+
+  /// The integer, if it fits in `I`.
+  func integer<I: FixedWidthInteger>(_ type: I.Type, _ path: @autoclosure () -> CodingPath) throws -> I {
+    switch self {
+    case .int(let value): if let result = I(exactly: value) { return result }
+    case .uint(let value): if let result = I(exactly: value) { return result }
+    default: break
+    }
+    throw mismatch(type, self, path())
   }
 }
 
 private struct KeyedTreeDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol {
   let fields: [BinaryValue.Field]
-  let codingPath: [any CodingKey]
+  let path: CodingPath
+  var codingPath: [any CodingKey] { path.keys }
 
   var allKeys: [Key] { fields.compactMap { Key(stringValue: $0.key) } }
 
@@ -117,58 +114,59 @@ private struct KeyedTreeDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol 
 
   private func require(_ key: Key) throws -> BinaryValue {
     guard let value = lookup(key) else {
-      throw DecodingError.keyNotFound(key, .init(codingPath: codingPath, debugDescription: "no field \"\(key.stringValue)\""))
+      throw DecodingError.keyNotFound(key, .init(codingPath: path.keys, debugDescription: "no field \"\(key.stringValue)\""))
     }
     return value
   }
 
   func decodeNil(forKey key: Key) throws -> Bool { try require(key) == .null }
-  func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try require(key).primitive(type, codingPath + [key]) }
-  func decode(_ type: String.Type, forKey key: Key) throws -> String { try require(key).primitive(type, codingPath + [key]) }
-  func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try require(key).primitive(type, codingPath + [key]) }
-  func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try require(key).primitive(type, codingPath + [key]) }
-  func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try require(key).primitive(type, codingPath + [key]) }
-  func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try require(key).primitive(type, codingPath + [key]) }
-  func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try require(key).primitive(type, codingPath + [key]) }
-  func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try require(key).primitive(type, codingPath + [key]) }
-  func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try require(key).primitive(type, codingPath + [key]) }
-  func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try require(key).primitive(type, codingPath + [key]) }
-  func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try require(key).primitive(type, codingPath + [key]) }
-  func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try require(key).primitive(type, codingPath + [key]) }
-  func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try require(key).primitive(type, codingPath + [key]) }
-  func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try require(key).primitive(type, codingPath + [key]) }
+  func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try require(key).bool(path.appending(key)) }
+  func decode(_ type: String.Type, forKey key: Key) throws -> String { try require(key).string(path.appending(key)) }
+  func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try require(key).double(path.appending(key)) }
+  func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try require(key).float(path.appending(key)) }
+  func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try require(key).integer(type, path.appending(key)) }
+  func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try require(key).integer(type, path.appending(key)) }
+  func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try require(key).integer(type, path.appending(key)) }
+  func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try require(key).integer(type, path.appending(key)) }
+  func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try require(key).integer(type, path.appending(key)) }
+  func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try require(key).integer(type, path.appending(key)) }
+  func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try require(key).integer(type, path.appending(key)) }
+  func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try require(key).integer(type, path.appending(key)) }
+  func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try require(key).integer(type, path.appending(key)) }
+  func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try require(key).integer(type, path.appending(key)) }
 
   func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-    try T(from: TreeDecoder(value: try require(key), codingPath: codingPath + [key]))
+    try T(from: TreeDecoder(value: try require(key), path: path.appending(key)))
   }
 
   func nestedContainer<NestedKey: CodingKey>(
     keyedBy type: NestedKey.Type, forKey key: Key
   ) throws -> KeyedDecodingContainer<NestedKey> {
-    try TreeDecoder(value: try require(key), codingPath: codingPath + [key]).container(keyedBy: type)
+    try TreeDecoder(value: try require(key), path: path.appending(key)).container(keyedBy: type)
   }
 
   func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-    try TreeDecoder(value: try require(key), codingPath: codingPath + [key]).unkeyedContainer()
+    try TreeDecoder(value: try require(key), path: path.appending(key)).unkeyedContainer()
   }
 
   func superDecoder() throws -> any Decoder {
-    TreeDecoder(value: fields.first { $0.key == "super" }?.value ?? .null, codingPath: codingPath)
+    TreeDecoder(value: fields.first { $0.key == "super" }?.value ?? .null, path: path)
   }
 
   func superDecoder(forKey key: Key) throws -> any Decoder {
-    TreeDecoder(value: lookup(key) ?? .null, codingPath: codingPath + [key])
+    TreeDecoder(value: lookup(key) ?? .null, path: path.appending(key))
   }
 }
 
 private struct UnkeyedTreeDecoder: UnkeyedDecodingContainer {
   let values: [BinaryValue]
-  let codingPath: [any CodingKey]
+  let path: CodingPath
+  var codingPath: [any CodingKey] { path.keys }
   var currentIndex = 0
 
-  init(values: [BinaryValue], codingPath: [any CodingKey]) {
+  init(values: [BinaryValue], path: CodingPath) {
     self.values = values
-    self.codingPath = codingPath
+    self.path = path
   }
 
   var count: Int? { values.count }
@@ -177,13 +175,13 @@ private struct UnkeyedTreeDecoder: UnkeyedDecodingContainer {
   private mutating func next(_ type: Any.Type) throws -> BinaryValue {
     guard !isAtEnd else {
       throw DecodingError.valueNotFound(
-        type, .init(codingPath: codingPath + [IndexKey(index: currentIndex)], debugDescription: "no more elements"))
+        type, .init(codingPath: elementPath.keys, debugDescription: "no more elements"))
     }
     defer { currentIndex += 1 }
     return values[currentIndex]
   }
 
-  private var path: [any CodingKey] { codingPath + [IndexKey(index: currentIndex)] }
+  private var elementPath: CodingPath { path.appending(IndexKey(index: currentIndex)) }
 
   mutating func decodeNil() throws -> Bool {
     guard !isAtEnd, values[currentIndex] == .null else { return false }
@@ -191,63 +189,64 @@ private struct UnkeyedTreeDecoder: UnkeyedDecodingContainer {
     return true
   }
 
-  mutating func decode(_ type: Bool.Type) throws -> Bool { let p = path; return try next(type).primitive(type, p) }
-  mutating func decode(_ type: String.Type) throws -> String { let p = path; return try next(type).primitive(type, p) }
-  mutating func decode(_ type: Double.Type) throws -> Double { let p = path; return try next(type).primitive(type, p) }
-  mutating func decode(_ type: Float.Type) throws -> Float { let p = path; return try next(type).primitive(type, p) }
-  mutating func decode(_ type: Int.Type) throws -> Int { let p = path; return try next(type).primitive(type, p) }
-  mutating func decode(_ type: Int8.Type) throws -> Int8 { let p = path; return try next(type).primitive(type, p) }
-  mutating func decode(_ type: Int16.Type) throws -> Int16 { let p = path; return try next(type).primitive(type, p) }
-  mutating func decode(_ type: Int32.Type) throws -> Int32 { let p = path; return try next(type).primitive(type, p) }
-  mutating func decode(_ type: Int64.Type) throws -> Int64 { let p = path; return try next(type).primitive(type, p) }
-  mutating func decode(_ type: UInt.Type) throws -> UInt { let p = path; return try next(type).primitive(type, p) }
-  mutating func decode(_ type: UInt8.Type) throws -> UInt8 { let p = path; return try next(type).primitive(type, p) }
-  mutating func decode(_ type: UInt16.Type) throws -> UInt16 { let p = path; return try next(type).primitive(type, p) }
-  mutating func decode(_ type: UInt32.Type) throws -> UInt32 { let p = path; return try next(type).primitive(type, p) }
-  mutating func decode(_ type: UInt64.Type) throws -> UInt64 { let p = path; return try next(type).primitive(type, p) }
+  mutating func decode(_ type: Bool.Type) throws -> Bool { let p = elementPath; return try next(type).bool(p) }
+  mutating func decode(_ type: String.Type) throws -> String { let p = elementPath; return try next(type).string(p) }
+  mutating func decode(_ type: Double.Type) throws -> Double { let p = elementPath; return try next(type).double(p) }
+  mutating func decode(_ type: Float.Type) throws -> Float { let p = elementPath; return try next(type).float(p) }
+  mutating func decode(_ type: Int.Type) throws -> Int { let p = elementPath; return try next(type).integer(type, p) }
+  mutating func decode(_ type: Int8.Type) throws -> Int8 { let p = elementPath; return try next(type).integer(type, p) }
+  mutating func decode(_ type: Int16.Type) throws -> Int16 { let p = elementPath; return try next(type).integer(type, p) }
+  mutating func decode(_ type: Int32.Type) throws -> Int32 { let p = elementPath; return try next(type).integer(type, p) }
+  mutating func decode(_ type: Int64.Type) throws -> Int64 { let p = elementPath; return try next(type).integer(type, p) }
+  mutating func decode(_ type: UInt.Type) throws -> UInt { let p = elementPath; return try next(type).integer(type, p) }
+  mutating func decode(_ type: UInt8.Type) throws -> UInt8 { let p = elementPath; return try next(type).integer(type, p) }
+  mutating func decode(_ type: UInt16.Type) throws -> UInt16 { let p = elementPath; return try next(type).integer(type, p) }
+  mutating func decode(_ type: UInt32.Type) throws -> UInt32 { let p = elementPath; return try next(type).integer(type, p) }
+  mutating func decode(_ type: UInt64.Type) throws -> UInt64 { let p = elementPath; return try next(type).integer(type, p) }
 
   mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
-    let p = path
-    return try T(from: TreeDecoder(value: try next(type), codingPath: p))
+    let p = elementPath
+    return try T(from: TreeDecoder(value: try next(type), path: p))
   }
 
   mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
-    let p = path
-    return try TreeDecoder(value: try next(type), codingPath: p).container(keyedBy: type)
+    let p = elementPath
+    return try TreeDecoder(value: try next(type), path: p).container(keyedBy: type)
   }
 
   mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
-    let p = path
-    return try TreeDecoder(value: try next([Any].self), codingPath: p).unkeyedContainer()
+    let p = elementPath
+    return try TreeDecoder(value: try next([Any].self), path: p).unkeyedContainer()
   }
 
   mutating func superDecoder() throws -> any Decoder {
-    let p = path
-    return TreeDecoder(value: try next(Any.self), codingPath: p)
+    let p = elementPath
+    return TreeDecoder(value: try next(Any.self), path: p)
   }
 }
 
 private struct SingleValueTreeDecoder: SingleValueDecodingContainer {
   let value: BinaryValue
-  let codingPath: [any CodingKey]
+  let path: CodingPath
+  var codingPath: [any CodingKey] { path.keys }
 
   func decodeNil() -> Bool { value == .null }
-  func decode(_ type: Bool.Type) throws -> Bool { try value.primitive(type, codingPath) }
-  func decode(_ type: String.Type) throws -> String { try value.primitive(type, codingPath) }
-  func decode(_ type: Double.Type) throws -> Double { try value.primitive(type, codingPath) }
-  func decode(_ type: Float.Type) throws -> Float { try value.primitive(type, codingPath) }
-  func decode(_ type: Int.Type) throws -> Int { try value.primitive(type, codingPath) }
-  func decode(_ type: Int8.Type) throws -> Int8 { try value.primitive(type, codingPath) }
-  func decode(_ type: Int16.Type) throws -> Int16 { try value.primitive(type, codingPath) }
-  func decode(_ type: Int32.Type) throws -> Int32 { try value.primitive(type, codingPath) }
-  func decode(_ type: Int64.Type) throws -> Int64 { try value.primitive(type, codingPath) }
-  func decode(_ type: UInt.Type) throws -> UInt { try value.primitive(type, codingPath) }
-  func decode(_ type: UInt8.Type) throws -> UInt8 { try value.primitive(type, codingPath) }
-  func decode(_ type: UInt16.Type) throws -> UInt16 { try value.primitive(type, codingPath) }
-  func decode(_ type: UInt32.Type) throws -> UInt32 { try value.primitive(type, codingPath) }
-  func decode(_ type: UInt64.Type) throws -> UInt64 { try value.primitive(type, codingPath) }
+  func decode(_ type: Bool.Type) throws -> Bool { try value.bool(path) }
+  func decode(_ type: String.Type) throws -> String { try value.string(path) }
+  func decode(_ type: Double.Type) throws -> Double { try value.double(path) }
+  func decode(_ type: Float.Type) throws -> Float { try value.float(path) }
+  func decode(_ type: Int.Type) throws -> Int { try value.integer(type, path) }
+  func decode(_ type: Int8.Type) throws -> Int8 { try value.integer(type, path) }
+  func decode(_ type: Int16.Type) throws -> Int16 { try value.integer(type, path) }
+  func decode(_ type: Int32.Type) throws -> Int32 { try value.integer(type, path) }
+  func decode(_ type: Int64.Type) throws -> Int64 { try value.integer(type, path) }
+  func decode(_ type: UInt.Type) throws -> UInt { try value.integer(type, path) }
+  func decode(_ type: UInt8.Type) throws -> UInt8 { try value.integer(type, path) }
+  func decode(_ type: UInt16.Type) throws -> UInt16 { try value.integer(type, path) }
+  func decode(_ type: UInt32.Type) throws -> UInt32 { try value.integer(type, path) }
+  func decode(_ type: UInt64.Type) throws -> UInt64 { try value.integer(type, path) }
 
   func decode<T: Decodable>(_ type: T.Type) throws -> T {
-    try T(from: TreeDecoder(value: value, codingPath: codingPath))
+    try T(from: TreeDecoder(value: value, path: path))
   }
 }

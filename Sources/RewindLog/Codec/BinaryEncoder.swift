@@ -7,14 +7,40 @@ public struct BinaryEncoder: Sendable {
 
   /// The bytes of `value`.
   public func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
-    try encodeTree(value).encoded
+    var writer = ByteWriter(capacity: 128)
+    try encodeNode(value).write(to: &writer)
+    return writer.bytes
   }
 
   /// `value` as a tree.
   public func encodeTree<T: Encodable>(_ value: T) throws -> BinaryValue {
+    try encodeNode(value).freeze()
+  }
+
+  func encodeNode<T: Encodable>(_ value: T) throws -> EncodingNode {
     let node = EncodingNode()
-    try value.encode(to: TreeEncoder(node: node, codingPath: []))
-    return node.freeze()
+    try value.encode(to: TreeEncoder(node: node, path: .root))
+    return node
+  }
+}
+
+/// A field or element: a leaf kept inline, or a nested container.
+enum EncodingSlot {
+  case value(BinaryValue)
+  case node(EncodingNode)
+
+  func freeze() -> BinaryValue {
+    switch self {
+    case .value(let value): value
+    case .node(let node): node.freeze()
+    }
+  }
+
+  func write(to writer: inout ByteWriter) {
+    switch self {
+    case .value(let value): value.write(to: &writer)
+    case .node(let node): node.write(to: &writer)
+    }
   }
 }
 
@@ -23,14 +49,10 @@ final class EncodingNode {
   enum Kind { case unset, leaf, keyed, unkeyed }
   var kind = Kind.unset
   var leaf = BinaryValue.null
-  var fields: [(String, EncodingNode)] = []
-  var items: [EncodingNode] = []
+  var fields: [(String, EncodingSlot)] = []
+  var items: [EncodingSlot] = []
 
   init() {}
-  init(_ value: BinaryValue) {
-    kind = .leaf
-    leaf = value
-  }
 
   func freeze() -> BinaryValue {
     switch kind {
@@ -40,11 +62,43 @@ final class EncodingNode {
     case .unkeyed: .array(items.map { $0.freeze() })
     }
   }
+
+  /// Writes the bytes of ``freeze()`` without building it.
+  func write(to writer: inout ByteWriter) {
+    switch kind {
+    case .unset:
+      writer.u8(BinaryValue.Tag.keyed.rawValue)
+      writer.varint(0)
+    case .leaf: leaf.write(to: &writer)
+    case .keyed:
+      writer.u8(BinaryValue.Tag.keyed.rawValue)
+      writer.varint(UInt64(fields.count))
+      for (key, slot) in fields {
+        writer.string(key)
+        slot.write(to: &writer)
+      }
+    case .unkeyed:
+      writer.u8(BinaryValue.Tag.array.rawValue)
+      writer.varint(UInt64(items.count))
+      for slot in items { slot.write(to: &writer) }
+    }
+  }
+
+  /// The first key of the keyed field `name`: for a synthesized enum encoding, the case's name.
+  func firstKey(ofField name: String) -> String? {
+    guard kind == .keyed, let slot = fields.first(where: { $0.0 == name })?.1 else { return nil }
+    switch slot {
+    case .node(let node) where node.kind == .keyed: return node.fields.first?.0
+    case .value(.string(let text)): return text
+    default: return nil
+    }
+  }
 }
 
 struct TreeEncoder: Encoder {
   let node: EncodingNode
-  let codingPath: [any CodingKey]
+  let path: CodingPath
+  var codingPath: [any CodingKey] { path.keys }
   var userInfo: [CodingUserInfoKey: Any] { [:] }
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
@@ -52,7 +106,7 @@ struct TreeEncoder: Encoder {
       node.kind = .keyed
       node.fields = []
     }
-    return KeyedEncodingContainer(KeyedTreeEncoder<Key>(node: node, codingPath: codingPath))
+    return KeyedEncodingContainer(KeyedTreeEncoder<Key>(node: node, path: path))
   }
 
   func unkeyedContainer() -> any UnkeyedEncodingContainer {
@@ -60,34 +114,36 @@ struct TreeEncoder: Encoder {
       node.kind = .unkeyed
       node.items = []
     }
-    return UnkeyedTreeEncoder(node: node, codingPath: codingPath)
+    return UnkeyedTreeEncoder(node: node, path: path)
   }
 
   func singleValueContainer() -> any SingleValueEncodingContainer {
-    SingleValueTreeEncoder(node: node, codingPath: codingPath)
+    SingleValueTreeEncoder(node: node, path: path)
   }
 
   /// The tree of `value`, with fast paths for the primitive types.
-  static func encodeNode<T: Encodable>(_ value: T, codingPath: [any CodingKey]) throws -> EncodingNode {
+  static func encodeSlot<T: Encodable>(_ value: T, path: @autoclosure () -> CodingPath) throws -> EncodingSlot {
     switch value {
-    case let value as String: return EncodingNode(.string(value))
-    case let value as Int: return EncodingNode(.int(Int64(value)))
-    case let value as UInt64: return EncodingNode(.uint(value))
-    case let value as Bool: return EncodingNode(.bool(value))
-    case let value as Double: return EncodingNode(.double(value))
+    case let value as String: return .value(.string(value))
+    case let value as Int: return .value(.int(Int64(value)))
+    case let value as UInt64: return .value(.uint(value))
+    case let value as Bool: return .value(.bool(value))
+    case let value as Double: return .value(.double(value))
     default:
       let node = EncodingNode()
-      try value.encode(to: TreeEncoder(node: node, codingPath: codingPath))
-      return node
+      try value.encode(to: TreeEncoder(node: node, path: path()))
+      if node.kind == .leaf { return .value(node.leaf) }
+      return .node(node)
     }
   }
 }
 
 private struct KeyedTreeEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol {
   let node: EncodingNode
-  let codingPath: [any CodingKey]
+  let path: CodingPath
+  var codingPath: [any CodingKey] { path.keys }
 
-  private func add(_ value: BinaryValue, _ key: Key) { node.fields.append((key.stringValue, EncodingNode(value))) }
+  private func add(_ value: BinaryValue, _ key: Key) { node.fields.append((key.stringValue, .value(value))) }
 
   mutating func encodeNil(forKey key: Key) throws { add(.null, key) }
   mutating func encode(_ value: Bool, forKey key: Key) throws { add(.bool(value), key) }
@@ -106,21 +162,21 @@ private struct KeyedTreeEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol 
   mutating func encode(_ value: UInt64, forKey key: Key) throws { add(.uint(value), key) }
 
   mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-    node.fields.append((key.stringValue, try TreeEncoder.encodeNode(value, codingPath: codingPath + [key])))
+    node.fields.append((key.stringValue, try TreeEncoder.encodeSlot(value, path: path.appending(key))))
   }
 
   mutating func nestedContainer<NestedKey: CodingKey>(
     keyedBy keyType: NestedKey.Type, forKey key: Key
   ) -> KeyedEncodingContainer<NestedKey> {
     let child = EncodingNode()
-    node.fields.append((key.stringValue, child))
-    return TreeEncoder(node: child, codingPath: codingPath + [key]).container(keyedBy: keyType)
+    node.fields.append((key.stringValue, .node(child)))
+    return TreeEncoder(node: child, path: path.appending(key)).container(keyedBy: keyType)
   }
 
   mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
     let child = EncodingNode()
-    node.fields.append((key.stringValue, child))
-    return TreeEncoder(node: child, codingPath: codingPath + [key]).unkeyedContainer()
+    node.fields.append((key.stringValue, .node(child)))
+    return TreeEncoder(node: child, path: path.appending(key)).unkeyedContainer()
   }
 
   mutating func superEncoder() -> any Encoder { superEncoder(named: "super") }
@@ -129,17 +185,18 @@ private struct KeyedTreeEncoder<Key: CodingKey>: KeyedEncodingContainerProtocol 
 
   private func superEncoder(named name: String) -> any Encoder {
     let child = EncodingNode()
-    node.fields.append((name, child))
-    return TreeEncoder(node: child, codingPath: codingPath)
+    node.fields.append((name, .node(child)))
+    return TreeEncoder(node: child, path: path)
   }
 }
 
 private struct UnkeyedTreeEncoder: UnkeyedEncodingContainer {
   let node: EncodingNode
-  let codingPath: [any CodingKey]
+  let path: CodingPath
+  var codingPath: [any CodingKey] { path.keys }
   var count: Int { node.items.count }
 
-  private func add(_ value: BinaryValue) { node.items.append(EncodingNode(value)) }
+  private func add(_ value: BinaryValue) { node.items.append(.value(value)) }
 
   mutating func encodeNil() throws { add(.null) }
   mutating func encode(_ value: Bool) throws { add(.bool(value)) }
@@ -158,34 +215,35 @@ private struct UnkeyedTreeEncoder: UnkeyedEncodingContainer {
   mutating func encode(_ value: UInt64) throws { add(.uint(value)) }
 
   mutating func encode<T: Encodable>(_ value: T) throws {
-    node.items.append(try TreeEncoder.encodeNode(value, codingPath: codingPath + [IndexKey(index: count)]))
+    node.items.append(try TreeEncoder.encodeSlot(value, path: path.appending(IndexKey(index: count))))
   }
 
   mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
     let child = EncodingNode()
-    let path = codingPath + [IndexKey(index: count)]
-    node.items.append(child)
-    return TreeEncoder(node: child, codingPath: path).container(keyedBy: keyType)
+    let childPath = path.appending(IndexKey(index: count))
+    node.items.append(.node(child))
+    return TreeEncoder(node: child, path: childPath).container(keyedBy: keyType)
   }
 
   mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
     let child = EncodingNode()
-    let path = codingPath + [IndexKey(index: count)]
-    node.items.append(child)
-    return TreeEncoder(node: child, codingPath: path).unkeyedContainer()
+    let childPath = path.appending(IndexKey(index: count))
+    node.items.append(.node(child))
+    return TreeEncoder(node: child, path: childPath).unkeyedContainer()
   }
 
   mutating func superEncoder() -> any Encoder {
     let child = EncodingNode()
-    let path = codingPath + [IndexKey(index: count)]
-    node.items.append(child)
-    return TreeEncoder(node: child, codingPath: path)
+    let childPath = path.appending(IndexKey(index: count))
+    node.items.append(.node(child))
+    return TreeEncoder(node: child, path: childPath)
   }
 }
 
 private struct SingleValueTreeEncoder: SingleValueEncodingContainer {
   let node: EncodingNode
-  let codingPath: [any CodingKey]
+  let path: CodingPath
+  var codingPath: [any CodingKey] { path.keys }
 
   private func set(_ value: BinaryValue) {
     node.kind = .leaf
@@ -209,11 +267,14 @@ private struct SingleValueTreeEncoder: SingleValueEncodingContainer {
   mutating func encode(_ value: UInt64) throws { set(.uint(value)) }
 
   mutating func encode<T: Encodable>(_ value: T) throws {
-    let child = try TreeEncoder.encodeNode(value, codingPath: codingPath)
-    node.kind = child.kind
-    node.leaf = child.leaf
-    node.fields = child.fields
-    node.items = child.items
+    switch try TreeEncoder.encodeSlot(value, path: path) {
+    case .value(let leaf): set(leaf)
+    case .node(let child):
+      node.kind = child.kind
+      node.leaf = child.leaf
+      node.fields = child.fields
+      node.items = child.items
+    }
   }
 }
 

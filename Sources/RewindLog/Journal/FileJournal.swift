@@ -27,6 +27,17 @@ public final class FileJournal<Action: Codable & Sendable>: Journal {
   private let lock: any LogFileLock
   private let closed = Atomic<Bool>(false)
   private let restoredFrom = Mutex<SnapshotRecovery?>(nil)
+  /// Whether `Action` is an enum, found by reflection once.
+  private let isEnum = Mutex<Bool?>(nil)
+
+  private func actionIsEnum(_ action: Action) -> Bool {
+    isEnum.withLock { known in
+      if let known { return known }
+      let found = Mirror(reflecting: action).displayStyle == .enum
+      known = found
+      return found
+    }
+  }
 
   /// Which snapshot `Store.open` restored the state from, and which it passed over; `nil` when the store
   /// was not opened from snapshots.
@@ -160,15 +171,21 @@ public final class FileJournal<Action: Codable & Sendable>: Journal {
 
   private func encodeRecord(_ event: Event<Action>) throws -> [UInt8] {
     let payload: [UInt8]
+    var encodedCase: String?
     do {
       switch options.codec {
-      case .binary: payload = try BinaryEncoder().encode(event)
+      case .binary:
+        let node = try BinaryEncoder().encodeNode(event)
+        var writer = ByteWriter(capacity: 128)
+        node.write(to: &writer)
+        payload = writer.bytes
+        if actionIsEnum(event.action) { encodedCase = node.firstKey(ofField: "action") }
       case .json: payload = Array(try JSONEncoder().encode(event))
       }
     } catch {
       throw FileJournalError.unencodableEvent(sequence: event.sequence, reason: String(describing: error))
     }
-    let type = eventType(of: event.action)
+    let type = eventType(of: event.action, encodedCase: encodedCase)
     var writer = ByteWriter(capacity: payload.count + type.name.utf8.count + 16)
     EventRecord.append(
       codec: options.codec, schemaVersion: type.version, typeName: type.name, payload: payload, to: &writer)
@@ -227,6 +244,12 @@ public final class FileJournal<Action: Codable & Sendable>: Journal {
       guard let index = Self.frameIndex(in: shared.frames, containing: sequence) else { return nil }
       return shared.frames[index].chain
     }
+  }
+
+  /// Blocks until every event appended so far is written to the operating system, without syncing: it
+  /// then survives a crash of the process, though not of the machine.
+  public func waitUntilHandedToOS() throws {
+    try committer.wait(for: .written, through: lastSequence)
   }
 
   /// Waits until everything appended is written to the operating system (not synced).
