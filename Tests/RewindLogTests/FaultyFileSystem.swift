@@ -39,13 +39,13 @@ final class FaultyFileSystem: LogFileSystem {
     var generator: TestRandom
   }
 
-  let model: Mutex<Model>
+  let model: Locked<Model>
 
   init(seed: UInt64, failAt: Int? = nil, failCode: Int32 = EIO, sticky: Bool = false) {
-    model = Mutex(Model(failAt: failAt, failCode: failCode, sticky: sticky, generator: TestRandom(seed: seed)))
+    model = Locked(Model(failAt: failAt, failCode: failCode, sticky: sticky, generator: TestRandom(seed: seed)))
   }
 
-  private init(model: Model) { self.model = Mutex(model) }
+  private init(model: Model) { self.model = Locked(model) }
 
   /// An independent copy with the same files, synced state and pending changes.
   func copy() -> FaultyFileSystem { FaultyFileSystem(model: model.withLock { $0 }) }

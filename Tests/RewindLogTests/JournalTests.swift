@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+
 import Rewind
 import Testing
 
@@ -112,7 +112,7 @@ import Testing
 }
 
 final class DiagnosticLog: Sendable {
-  private let entries = Mutex<[Diagnostic]>([])
+  private let entries = Locked<[Diagnostic]>([])
   func add(_ diagnostic: Diagnostic) { entries.withLock { $0.append(diagnostic) } }
   var all: [Diagnostic] { entries.withLock { $0 } }
 }

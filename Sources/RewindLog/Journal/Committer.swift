@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import Synchronization
+
 
 /// The one thread that writes and syncs frames, and the state it shares with appenders and waiters.
 ///
@@ -43,7 +43,7 @@ final class Committer: @unchecked Sendable {  // `writer` is touched only by the
     }
   }
 
-  let shared: Mutex<Shared>
+  let shared: Locked<Shared>
   private let writer: LogWriter
   private let syncs: Bool
   private let window: Duration
@@ -55,7 +55,7 @@ final class Committer: @unchecked Sendable {  // `writer` is touched only by the
     let last = writer.nextSequence - 1
     var segments = scanned.segments.map(\.name)
     if segments.isEmpty || segments.last != writer.segmentName { segments.append(writer.segmentName) }
-    shared = Mutex(Shared(lastAppended: last, written: last, durable: last, frames: scanned.frames, segments: segments))
+    shared = Locked(Shared(lastAppended: last, written: last, durable: last, frames: scanned.frames, segments: segments))
     switch durability {
     case .none: (syncs, window) = (false, .zero)
     case .grouped(let window): (syncs, self.window) = (true, window)

@@ -26,9 +26,9 @@ public final class FileJournal<Action: Codable & Sendable>: Journal {
   let committer: Committer
   private let lock: any LogFileLock
   private let closed = Atomic<Bool>(false)
-  private let restoredFrom = Mutex<SnapshotRecovery?>(nil)
+  private let restoredFrom = Locked<SnapshotRecovery?>(nil)
   /// Whether `Action` is an enum, found by reflection once.
-  private let isEnum = Mutex<Bool?>(nil)
+  private let isEnum = Locked<Bool?>(nil)
 
   private func actionIsEnum(_ action: Action) -> Bool {
     isEnum.withLock { known in
