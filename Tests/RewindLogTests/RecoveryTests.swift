@@ -188,4 +188,45 @@ import Testing
     let file = try fileSystem.open("/log/quarantine/" + setAside, create: false)
     #expect(try file.size() + UInt64(SegmentHeader.size) >= UInt64(damaged.count) - 0)
   }
+
+  /// Deleting, swapping or duplicating whole frames is caught by the chain (or the sequence numbers), never
+  /// taken for a torn tail.
+  @Test func deletedSwappedAndInsertedFramesAreDetected() throws {
+    let pristine = try makeLog(count: 12)
+    let name = try #require(try segments(pristine).first)
+    let original = try bytes(pristine, name)
+    let journal = try open(pristine)
+    let frames = journal.committer.shared.withLock { $0.frames }.filter { $0.segment == 0 }
+    try journal.close()
+    #expect(frames.count >= 3)
+    func range(_ index: Int) -> Range<Int> { Int(frames[index].offset)..<Int(frames[index].offset + UInt64(frames[index].size)) }
+    let deleted = Array(original[..<range(0).upperBound]) + Array(original[range(1).upperBound...])
+    let swapped = Array(original[..<range(0).lowerBound]) + Array(original[range(1)]) + Array(original[range(0)])
+      + Array(original[range(1).upperBound...])
+    let inserted = Array(original[..<range(1).upperBound]) + Array(original[range(0)]) + Array(original[range(1).upperBound...])
+    for (label, damaged) in [("deleted", deleted), ("swapped", swapped), ("inserted", inserted)] {
+      let fileSystem = pristine.copy()
+      try replace(fileSystem, name, with: damaged)
+      #expect(throws: FileJournalError.self, "\(label) frame") { try open(fileSystem) }
+      #expect(throws: FileJournalError.self, "\(label) frame") { try FileJournal<Note>.verify(directory: "/log", fileSystem: fileSystem) }
+    }
+  }
+
+  /// Random bytes after a valid segment header, and random whole files: opening throws or cuts a tail,
+  /// never traps.
+  @Test func randomSegmentContentNeverTraps() throws {
+    let pristine = try makeLog(count: 3)
+    let name = try #require(try segments(pristine).first)
+    let header = Array(try bytes(pristine, name).prefix(SegmentHeader.size))
+    for seed in UInt64(0)..<300 {
+      var random = TestRandom(seed: seed)
+      let noise = (0..<Int(random.next() % 400)).map { _ in UInt8(truncatingIfNeeded: random.next()) }
+      let fileSystem = pristine.copy()
+      try replace(fileSystem, name, with: seed % 3 == 0 ? noise : header + noise)
+      if let journal = try? open(fileSystem) {
+        #expect(journal.lastSequence == 0, "seed \(seed)")
+        try journal.close()
+      }
+    }
+  }
 }
