@@ -124,6 +124,7 @@ public final class FileJournal<Action: Codable & Sendable>: Journal {
 
   // MARK: Journal
 
+  /// The newest event appended (not necessarily durable yet); 0 when the log is empty.
   public var lastSequence: UInt64 { committer.shared.withLock { $0.lastAppended } }
 
   /// The newest event known to be synced.
@@ -215,12 +216,15 @@ public final class FileJournal<Action: Codable & Sendable>: Journal {
 
   // MARK: Reading
 
+  /// Calls `body` with every event from `sequence` on, read back from the segments and checked.
+  /// - Throws: ``FileJournalError`` when a frame changed on disk or an event cannot be decoded.
   public func forEachEvent(from sequence: UInt64, _ body: (Event<Action>) throws -> Void) throws {
     try forEachRecord(from: max(sequence, 1), through: nil) { sequence, record in
       try body(try decode(record, sequence: sequence))
     }
   }
 
+  /// The events whose sequence numbers lie in `range`, read back from the segments.
   public func events(in range: ClosedRange<UInt64>) throws -> [Event<Action>] {
     var events: [Event<Action>] = []
     try forEachRecord(from: max(range.lowerBound, 1), through: range.upperBound) { sequence, record in
