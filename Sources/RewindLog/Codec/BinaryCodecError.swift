@@ -14,6 +14,8 @@ public enum BinaryCodecError: Error, Hashable, Sendable, CustomStringConvertible
   case tooDeep(offset: Int, limit: Int)
   /// Bytes left over after the value.
   case trailingBytes(offset: Int)
+  /// A reference to a well-known field name that the format does not define.
+  case unknownKey(index: UInt64, offset: Int)
 
   public var description: String {
     switch self {
@@ -24,6 +26,7 @@ public enum BinaryCodecError: Error, Hashable, Sendable, CustomStringConvertible
     case .invalidUTF8(let offset): "string at byte \(offset) is not UTF-8"
     case .tooDeep(let offset, let limit): "value at byte \(offset) nests deeper than \(limit) levels"
     case .trailingBytes(let offset): "unexpected bytes after the value, from byte \(offset)"
+    case .unknownKey(let index, let offset): "unknown well-known key \(index) at byte \(offset)"
     }
   }
 }

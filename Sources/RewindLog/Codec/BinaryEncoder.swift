@@ -74,7 +74,7 @@ final class EncodingNode {
       writer.u8(BinaryValue.Tag.keyed.rawValue)
       writer.varint(UInt64(fields.count))
       for (key, slot) in fields {
-        writer.string(key)
+        writer.key(key)
         slot.write(to: &writer)
       }
     case .unkeyed:

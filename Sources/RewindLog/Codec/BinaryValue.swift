@@ -4,7 +4,8 @@
 /// Wire format, one tag byte then the payload: `0` null, `1` false, `2` true, `3` signed integer (zigzag
 /// varint), `4` unsigned integer (varint), `5` Double (8 bytes, little-endian bits), `6` Float (4 bytes),
 /// `7` string (varint length, UTF-8), `8` array (varint count, values), `9` keyed (varint count, then
-/// pairs of string key and value).
+/// pairs of key and value; a key is a string or a one-byte reference to a well-known field name such as
+/// "sequence", see `WellKnownKeys`).
 public indirect enum BinaryValue: Hashable, Sendable {
   /// No value (`nil`).
   case null
@@ -80,7 +81,7 @@ public indirect enum BinaryValue: Hashable, Sendable {
       writer.u8(Tag.keyed.rawValue)
       writer.varint(UInt64(fields.count))
       for field in fields {
-        writer.string(field.key)
+        writer.key(field.key)
         field.value.write(to: &writer)
       }
     }
@@ -126,7 +127,7 @@ public indirect enum BinaryValue: Hashable, Sendable {
       var fields: [Field] = []
       fields.reserveCapacity(count)
       for _ in 0..<count {
-        let key = try reader.string()
+        let key = try reader.key()
         fields.append(Field(key: key, value: try read(from: &reader, depth: depth + 1, maxDepth: maxDepth)))
       }
       return .keyed(fields)
