@@ -49,7 +49,7 @@ private func benchEvent(_ sequence: UInt64) -> Event<BenchNote> {
   Event(
     sequence: sequence, timestamp: Date(timeIntervalSince1970: 1_700_000_000 + Double(sequence) / 1000),
     metadata: EventMetadata(actor: nil, source: .user, correlationID: CorrelationID(rawValue: sequence)),
-    action: .rename(id: Int(sequence % 1000), title: "title number \(sequence % 10_000)"))
+    action: .rename(id: Int(sequence % 1000), title: "a renamed note title, #\(sequence % 10_000)"))
 }
 
 private func benchDirectory() -> String {

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Decodes `Decodable` values from the binary format of ``BinaryValue``.
 ///
 /// Never traps on bad input: malformed bytes throw ``BinaryCodecError``, well-formed bytes of the wrong
@@ -136,7 +138,11 @@ private struct KeyedTreeDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol 
   func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try require(key).integer(type, path.appending(key)) }
 
   func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
-    try T(from: TreeDecoder(value: try require(key), path: path.appending(key)))
+    let value = try require(key)
+    if T.self == Date.self {
+      return unsafeBitCast(Date(timeIntervalSinceReferenceDate: try value.double(path.appending(key))), to: T.self)
+    }
+    return try T(from: TreeDecoder(value: value, path: path.appending(key)))
   }
 
   func nestedContainer<NestedKey: CodingKey>(

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Encodes `Encodable` values in the self-describing binary format of ``BinaryValue``.
 ///
 /// Keyed containers keep their field names, so any event can be shown as a tree without the app's types.
@@ -123,18 +125,18 @@ struct TreeEncoder: Encoder {
 
   /// The tree of `value`, with fast paths for the primitive types.
   static func encodeSlot<T: Encodable>(_ value: T, path: @autoclosure () -> CodingPath) throws -> EncodingSlot {
-    switch value {
-    case let value as String: return .value(.string(value))
-    case let value as Int: return .value(.int(Int64(value)))
-    case let value as UInt64: return .value(.uint(value))
-    case let value as Bool: return .value(.bool(value))
-    case let value as Double: return .value(.double(value))
-    default:
-      let node = EncodingNode()
-      try value.encode(to: TreeEncoder(node: node, path: path()))
-      if node.kind == .leaf { return .value(node.leaf) }
-      return .node(node)
-    }
+    // Comparing metatypes is cheap; a failed dynamic cast per candidate type is not.
+    if T.self == String.self { return .value(.string(unsafeBitCast(value, to: String.self))) }
+    if T.self == Int.self { return .value(.int(Int64(unsafeBitCast(value, to: Int.self)))) }
+    if T.self == UInt64.self { return .value(.uint(unsafeBitCast(value, to: UInt64.self))) }
+    if T.self == Bool.self { return .value(.bool(unsafeBitCast(value, to: Bool.self))) }
+    if T.self == Double.self { return .value(.double(unsafeBitCast(value, to: Double.self))) }
+    // Date encodes itself as its time interval since the reference date; do the same without a container.
+    if T.self == Date.self { return .value(.double(unsafeBitCast(value, to: Date.self).timeIntervalSinceReferenceDate)) }
+    let node = EncodingNode()
+    try value.encode(to: TreeEncoder(node: node, path: path()))
+    if node.kind == .leaf { return .value(node.leaf) }
+    return .node(node)
   }
 }
 
