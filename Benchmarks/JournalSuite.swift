@@ -5,12 +5,20 @@ import RewindLog
 /// Suite `journal`: the durable file journal. Appends without syncing and with group commit, replay
 /// (open, decode, reduce), and the bytes an event takes on disk. Baselines: the same events encoded or
 /// decoded (and reduced) with Foundation's JSONEncoder/JSONDecoder, one event at a time.
+/// `REWIND_BENCH_JOURNAL_ONLY=replay` runs the replay measurement alone (for profiling).
 let journalSuite = Suite(name: "journal", summary: "file journal: append, group commit, replay, size") { reporter in
   let count = 200_000
   let events = (1...UInt64(count)).map(benchEvent)
   let actionBytes = try BinaryEncoder().encode(events[0].action).count
   reporter.progress("journal: \(count) events, actions of \(actionBytes) bytes encoded")
 
+  if let only = ProcessInfo.processInfo.environment["REWIND_BENCH_JOURNAL_ONLY"], only == "replay" {
+    let directory = benchDirectory()
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    _ = try writeLog(events, to: directory)
+    reporter.report(Measurement(name: "journal/replay", unit: "events/s", median: try replayRate(directory: directory, count: count)))
+    return
+  }
   let encodeBaseline = try jsonEncodeRate(events)
   let none = try appendRate(events, durability: .none)
   reporter.report(Measurement(name: "journal/append-none", unit: "events/s", median: none, baseline: encodeBaseline))
