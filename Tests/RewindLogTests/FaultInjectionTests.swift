@@ -88,8 +88,13 @@ import Testing
     // Creating the log takes a header write, a sync and a directory sync; fail the first frame's sync.
     let fileSystem = FaultyFileSystem(seed: 3, failAt: 5, failCode: EIO)
     let journal = try FileJournal<Note>(directory: "/log", options: testOptions, fileSystem: fileSystem)
+    let updates = journal.durabilityStatusUpdates()
     try journal.append(event(1))
     await #expect(throws: FileJournalError.self) { try await journal.waitForDurability(through: 1) }
+    var seen: [DurabilityStatus] = []
+    for await status in updates { seen.append(status) }
+    #expect(seen.first == .healthy(durableThrough: 0))
+    #expect(seen.last?.isLost == true)
     guard case .lost(let error, let durable) = journal.durabilityStatus else {
       Issue.record("expected lost durability, got \(journal.durabilityStatus)")
       return

@@ -37,6 +37,8 @@ final class Committer: @unchecked Sendable {  // `writer` is touched only by the
     var frames: [FrameLocation]
     var segments: [String]
     var snapshotHandler: (@Sendable (UInt64) -> Void)?
+    /// Told once when durability is lost, then finished; finished at close.
+    var statusObservers: [AsyncStream<DurabilityStatus>.Continuation] = []
 
     func isSatisfied(_ progress: Progress, _ target: UInt64) -> Bool {
       progress == .written ? written >= target : durable >= target
@@ -88,6 +90,11 @@ final class Committer: @unchecked Sendable {  // `writer` is touched only by the
       return shared.waiters
     }
     for waiter in orphans { Self.resume(waiter, with: FileJournalError.closed) }
+    let observers = shared.withLock { shared in
+      defer { shared.statusObservers.removeAll() }
+      return shared.statusObservers
+    }
+    for observer in observers { observer.finish() }
   }
 
   private func run() {
@@ -158,6 +165,16 @@ final class Committer: @unchecked Sendable {  // `writer` is touched only by the
       return woken
     }
     for (waiter, error) in woken { Self.resume(waiter, with: error) }
+    if let failure {
+      let (observers, durable) = shared.withLock { shared in
+        defer { shared.statusObservers.removeAll() }
+        return (shared.statusObservers, shared.durable)
+      }
+      for observer in observers {
+        observer.yield(.lost(failure, durableThrough: durable))
+        observer.finish()
+      }
+    }
   }
 
   static func resume(_ waiter: Waiter, with error: (any Error)?) {

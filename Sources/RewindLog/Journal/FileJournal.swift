@@ -137,6 +137,28 @@ public final class FileJournal<Action: Codable & Sendable>: Journal {
     }
   }
 
+  /// The durability status now, then once more if durability is lost; finishes then or at ``close()``.
+  ///
+  /// ```swift
+  /// for await status in journal.durabilityStatusUpdates() where status.isLost { showWarning(status) }
+  /// ```
+  public func durabilityStatusUpdates() -> AsyncStream<DurabilityStatus> {
+    let (stream, continuation) = AsyncStream.makeStream(of: DurabilityStatus.self)
+    let current = committer.shared.withLock { shared -> DurabilityStatus? in
+      if let failure = shared.failure { return .lost(failure, durableThrough: shared.durable) }
+      if shared.closing { return nil }
+      shared.statusObservers.append(continuation)
+      return .healthy(durableThrough: shared.durable)
+    }
+    if let current {
+      continuation.yield(current)
+      if current.isLost { continuation.finish() }
+    } else {
+      continuation.finish()
+    }
+    return stream
+  }
+
   /// The error that stopped durability, for the store's `journalStatus`.
   public var failure: (any Error)? {
     committer.shared.withLock { $0.failure.map { FileJournalError.durabilityLost($0) } }
