@@ -55,8 +55,11 @@ struct CrashAction: Codable, Sendable, Equatable {
       // Continue the same log for a few trials, so recovery runs on logs that were themselves recovered.
       if trial % 10 == 0 { directory = TemporaryDirectory("crash") }
       let delay = useconds_t(random.next() % 8000)
+      // Every fourth child is killed only after its first acknowledgement, however slow the disk.
+      let acknowledgementsFirst = trial % 4 == 0 ? 1 : 0
       do {
-        let outcome = try runChild(child, directory: directory.path, killAfter: delay)
+        let outcome = try runChild(
+          child, directory: directory.path, killAfter: delay, acknowledgementsFirst: acknowledgementsFirst)
         let journal = try FileJournal<CrashAction>(directory: directory.path)
         defer { try? journal.close() }
         let last = journal.lastSequence
@@ -86,7 +89,9 @@ struct CrashAction: Codable, Sendable, Equatable {
 
   /// Starts the child, waits until it has opened the log, lets it run `killAfter` microseconds, kills it
   /// with SIGKILL and returns the highest sequence number it acknowledged.
-  func runChild(_ executable: String, directory: String, killAfter: useconds_t) throws -> (acknowledged: UInt64, lines: Int) {
+  func runChild(
+    _ executable: String, directory: String, killAfter: useconds_t, acknowledgementsFirst: Int
+  ) throws -> (acknowledged: UInt64, lines: Int) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = [directory]
@@ -95,8 +100,8 @@ struct CrashAction: Codable, Sendable, Equatable {
     try process.run()
     let reader = pipe.fileHandleForReading
     var received = Data()
-    // Wait for "open N" so the kill lands while appending, not during start-up.
-    while !received.contains(UInt8(ascii: "\n")) {
+    // Wait for "open N" (and the first acknowledgements when asked) so the kill lands while appending.
+    while received.filter({ $0 == UInt8(ascii: "\n") }).count < 1 + acknowledgementsFirst {
       let chunk = reader.availableData
       if chunk.isEmpty { break }
       received.append(chunk)

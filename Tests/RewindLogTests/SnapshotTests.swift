@@ -75,8 +75,8 @@ import Testing
       for sequence in UInt64(1)...110 { store.send(note(sequence)) }
       try await store.waitForDurability()
       before = store.state
-      // Snapshots are written off the sending thread; wait for the last one due.
-      for _ in 0..<500 {
+      // Snapshots are written off the sending thread; wait for the last one due (bounded, generously).
+      for _ in 0..<3000 {
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
         if names.contains(where: { SnapshotFile.sequence(fromFileName: $0).map { $0 >= 100 } ?? false }) { break }
         try await Task.sleep(for: .milliseconds(10))
