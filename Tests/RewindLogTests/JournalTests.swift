@@ -12,7 +12,10 @@ import Testing
     let options = FileJournalOptions(durability: .grouped(), segmentSize: 4096, codec: codec)
     do {
       let journal = try FileJournal<Note>(directory: directory.path, options: options)
-      for sequence in UInt64(1)...300 { try journal.append(event(sequence)) }
+      for sequence in UInt64(1)...300 {
+        try journal.append(event(sequence))
+        if sequence % 10 == 0 { try journal.flush() }  // several frames, so segments roll
+      }
       try journal.close()
     }
     let reopened = try FileJournal<Note>(directory: directory.path, options: options)
