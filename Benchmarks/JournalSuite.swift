@@ -123,7 +123,9 @@ private func jsonDecodeRate(_ events: [Event<BenchNote>]) throws -> Double {
   let reducer = BenchNotes()
   let seconds = try medianSeconds(repetitions: 3) {
     var state = BenchNotes.State()
-    for data in encoded { _ = reducer.reduce(into: &state, action: try decoder.decode(Event<BenchNote>.self, from: data).action) }
+    for data in encoded {
+      if let action = try decoder.decode(Event<BenchNote>.self, from: data).action { _ = reducer.reduce(into: &state, action: action) }
+    }
     blackHole(state)
   }
   return Double(events.count) / seconds

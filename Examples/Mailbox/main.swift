@@ -35,7 +35,7 @@ func perform(_ action: MailboxFeature.Action, from origin: Origin = .user) throw
       case .system: "system"
       case .effect(let cause): "effect of #\(cause)"
       }
-    print("event #\(event.sequence) [\(source)] \(event.action)")
+    print("event #\(event.sequence) [\(source)] \(event.payload)")
   }
   let after = store.state
   for mail in after.inbox where before.inbox[id: mail.id] != mail {

@@ -31,7 +31,8 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
   private let journal: InMemoryJournal<Action>
   private let recorder: StateRecorder<State>
   private let diagnostics = DiagnosticInbox()
-  private var recordsTaken = 0
+  private var eventsTaken: UInt64 = 0
+  private var statesTaken = 0
   private var received: [Record] = []
   private var isFinished = false
   private let creationLocation: SourceLocation
@@ -48,11 +49,13 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
   ///   - reducer: the reducer under test.
   ///   - clock: stamps events; advance it to wake effects that sleep on it.
   ///   - actor: recorded as the actor of the events.
+  ///   - history: the undo policy, for tests of ``undo(sourceLocation:assert:)`` and ``redo(sourceLocation:assert:)``.
   public init<R: Reducer & Sendable>(
     initialState: State,
     reducer: R,
     clock: ManualClock = ManualClock(),
     actor: String? = nil,
+    history: HistoryConfiguration<Action> = .standard,
     sourceLocation: SourceLocation = #_sourceLocation
   ) where R.State == State, R.Action == Action {
     let journal = InMemoryJournal<Action>()
@@ -67,7 +70,7 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
     do {
       self.store = try Store(
         initialState: initialState, reducer: RecordingReducer(base: reducer, recorder: recorder),
-        journal: journal, clock: clock, actor: actor,
+        journal: journal, clock: clock, actor: actor, history: history,
         diagnostics: { diagnostic in diagnostics.append(diagnostic) })
     } catch {
       preconditionFailure("TestStore: an empty in-memory journal failed to replay: \(error)")
@@ -98,23 +101,44 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
     sourceLocation: SourceLocation = #_sourceLocation,
     assert update: ((inout State) throws -> Void)? = nil
   ) {
+    prepareForOwnEvent(what: "sending \(action)", sourceLocation)
+    store.send(action, from: origin)
+    assertOwnEvent(what: "sending \(action)", sourceLocation, update)
+  }
+
+  /// Undoes the newest step through the store and asserts the state change.
+  public func undo(sourceLocation: SourceLocation = #_sourceLocation, assert update: ((inout State) throws -> Void)? = nil) {
+    prepareForOwnEvent(what: "undo", sourceLocation)
+    store.undo()
+    assertOwnEvent(what: "undo", sourceLocation, update)
+  }
+
+  /// Redoes the newest undone step through the store and asserts the state change.
+  public func redo(sourceLocation: SourceLocation = #_sourceLocation, assert update: ((inout State) throws -> Void)? = nil) {
+    prepareForOwnEvent(what: "redo", sourceLocation)
+    store.redo()
+    assertOwnEvent(what: "redo", sourceLocation, update)
+  }
+
+  private func prepareForOwnEvent(what: String, _ sourceLocation: SourceLocation) {
     reportUnexpectedDiagnostics(sourceLocation)
     takeNewRecords()
     if !received.isEmpty {
-      fail("Must handle received actions before sending \(action): \(unhandledReceivedMessage())", sourceLocation)
+      fail("Must handle received actions before \(what): \(unhandledReceivedMessage())", sourceLocation)
       state = received.last?.state ?? state
       received.removeAll()
     }
+  }
 
-    store.send(action, from: origin)
+  private func assertOwnEvent(what: String, _ sourceLocation: SourceLocation, _ update: ((inout State) throws -> Void)?) {
     takeNewRecords()
     guard let ownIndex = received.firstIndex(where: { !$0.event.metadata.source.isEffect }) else {
-      fail("The store did not record \(action)", sourceLocation)
+      fail("The store recorded no event for \(what)", sourceLocation)
       return
     }
     let before = ownIndex == 0 ? state : received[ownIndex - 1].state
     let own = received.remove(at: ownIndex)
-    check(update, from: before, against: own.state, what: "after sending \(action)", sourceLocation)
+    check(update, from: before, against: own.state, what: "after \(what)", sourceLocation)
     state = own.state
   }
 
@@ -158,12 +182,11 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
       return
     }
     let record = received.removeFirst()
-    if !matches(record.event.action) {
-      fail(
-        "Received an unexpected action:\n\(stateDiff(expected: description, actual: "\(record.event.action)"))",
-        sourceLocation)
+    let payload = record.event.action.map { "\($0)" } ?? "\(record.event.payload)"
+    if record.event.action.map(matches) != true {
+      fail("Received an unexpected action:\n\(stateDiff(expected: description, actual: payload))", sourceLocation)
     }
-    check(update, from: state, against: record.state, what: "after receiving \(record.event.action)", sourceLocation)
+    check(update, from: state, against: record.state, what: "after receiving \(payload)", sourceLocation)
     state = record.state
   }
 
@@ -205,13 +228,28 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
 
   // MARK: Internals
 
+  /// Pairs each new event with the state after it: the recorded state for an action, the rebuilt state
+  /// for a history command (which does not run the reducer).
   private func takeNewRecords() {
-    let states = recorder.states(from: recordsTaken)
-    guard !states.isEmpty else { return }
-    let first = UInt64(recordsTaken + 1)
-    let events = (try? journal.events(in: first...(first + UInt64(states.count) - 1))) ?? []
-    for (event, state) in zip(events, states) { received.append(Record(event: event, state: state)) }
-    recordsTaken += min(events.count, states.count)
+    let newest = journal.lastSequence
+    guard newest > eventsTaken, let events = try? journal.events(in: (eventsTaken + 1)...newest) else { return }
+    let states = recorder.states(from: statesTaken)
+    var nextState = 0
+    for event in events {
+      let state: State
+      if event.action != nil {
+        // The reducer records its state just after the journal takes the event; stop at one not yet seen.
+        guard nextState < states.count else { break }
+        state = states[nextState]
+        nextState += 1
+      } else {
+        guard let rebuilt = try? store.state(at: event.sequence) else { break }
+        state = rebuilt
+      }
+      received.append(Record(event: event, state: state))
+      eventsTaken = event.sequence
+    }
+    statesTaken += nextState
   }
 
   private func check(
@@ -234,7 +272,7 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
 
   private func unhandledReceivedMessage() -> String {
     "\(received.count) received action(s) not asserted: "
-      + received.map { "#\($0.event.sequence) \($0.event.action)" }.joined(separator: ", ")
+      + received.map { "#\($0.event.sequence) \($0.event.payload)" }.joined(separator: ", ")
   }
 
   private func reportUnexpectedDiagnostics(_ sourceLocation: SourceLocation) {

@@ -48,7 +48,7 @@ struct Sample: Codable, Equatable {
       Issue.record("expected a keyed value, got \(tree)")
       return
     }
-    #expect(fields.map(\.key).contains("action"))
+    #expect(fields.map(\.key).contains("metadata"))
     #expect(tree.description.contains("sequence: 3"))
   }
 

@@ -89,6 +89,28 @@ import Testing
     #expect(store.sequence == 201)
   }
 
+  @Test func undoAndRedoAreJournaledAndReplayed() async throws {
+    let directory = TemporaryDirectory()
+    let before: Notes.State
+    do {
+      let store = try Store.open(
+        directory: directory.path, initialState: Notes.State(), reducer: Notes(), history: .undoEveryAction)
+      for sequence in UInt64(1)...20 { store.send(note(sequence)) }
+      store.undo()
+      store.undo()
+      store.redo()
+      store.send(.add("after undo"))
+      try await store.waitForDurability()
+      before = store.state
+      #expect(store.sequence == 24)
+    }
+    let store = try Store.open(
+      directory: directory.path, initialState: Notes.State(), reducer: Notes(), history: .undoEveryAction)
+    #expect(store.state == before)
+    let journal = try #require(store.journal as? FileJournal<Note>)
+    #expect(try journal.inspect(from: 21, through: 23).map(\.typeName) == ["rewind.undo", "rewind.undo", "rewind.redo"])
+  }
+
   @Test func aStoreReportsLostDurabilityAndKeepsWorkingInMemory() async throws {
     // Fail the 5th write or sync: the one after the first segment is created and one group committed.
     let fileSystem = FaultyFileSystem(seed: 1, failAt: 5, failCode: ENOSPC, sticky: true)

@@ -11,16 +11,36 @@ public struct Event<Action> {
   public var timestamp: Date
   /// Who sent it, from where, and the chain of work it belongs to.
   public var metadata: EventMetadata
-  /// The action.
-  public var action: Action
+  /// What happened: an app action, or a history command (undo, redo, restore, transaction bounds).
+  public var payload: EventPayload<Action>
 
   /// Creates an event.
   @inlinable
-  public init(sequence: UInt64, timestamp: Date, metadata: EventMetadata, action: Action) {
+  public init(sequence: UInt64, timestamp: Date, metadata: EventMetadata, payload: EventPayload<Action>) {
     self.sequence = sequence
     self.timestamp = timestamp
     self.metadata = metadata
-    self.action = action
+    self.payload = payload
+  }
+
+  /// Creates an event for an app action.
+  @inlinable
+  public init(sequence: UInt64, timestamp: Date, metadata: EventMetadata, action: Action) {
+    self.init(sequence: sequence, timestamp: timestamp, metadata: metadata, payload: .action(action))
+  }
+
+  /// The app action, or `nil` for a history command.
+  @inlinable
+  public var action: Action? {
+    if case .action(let action) = payload { return action }
+    return nil
+  }
+
+  /// The history command, or `nil` for an app action.
+  @inlinable
+  public var command: HistoryCommand? {
+    if case .command(let command) = payload { return command }
+    return nil
   }
 }
 

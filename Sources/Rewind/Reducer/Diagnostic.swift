@@ -13,6 +13,8 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     case effectFailed
     /// The journal refused an event; the store keeps working in memory.
     case journalFailed
+    /// A history command had nothing to act on, such as ending a transaction that was never begun.
+    case historyCommandIgnored
   }
 
   /// What kind of thing happened.

@@ -31,6 +31,7 @@ final class StateHub<State: Sendable>: Sendable {
     @usableFromInline var state: State
     @usableFromInline var sequence: UInt64
     @usableFromInline var waiters: [Waiter] = []
+    @usableFromInline var history: StoreHistory<State>
     var nextWaiterID: UInt64 = 0
     var isFinished = false
   }
@@ -44,8 +45,8 @@ final class StateHub<State: Sendable>: Sendable {
   /// How many times a subscriber yields, looking for a newer state, before it parks.
   static var yieldsBeforeParking: Int { 16 }
 
-  init(state: State, sequence: UInt64) {
-    core = Mutex(Core(state: state, sequence: sequence))
+  init(state: State, sequence: UInt64, history: StoreHistory<State>) {
+    core = Mutex(Core(state: state, sequence: sequence, history: history))
     published = Atomic(sequence)
   }
 

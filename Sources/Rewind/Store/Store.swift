@@ -22,7 +22,7 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
   public let journal: any Journal<Action>
 
   @usableFromInline let hub: StateHub<State>
-  @usableFromInline let gate = DispatchGate<PendingAction<Action>>()
+  @usableFromInline let gate = DispatchGate<PendingEvent<State, Action>>()
   let effects = EffectRegistry()
   @usableFromInline let registrar = ObservationRegistrar()
   /// Set when `state` is read, cleared when observers are told of a change: no observation work is done
@@ -35,6 +35,9 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
   @usableFromInline let inMemoryJournal: InMemoryJournal<Action>?
 
   @usableFromInline let reducer: @Sendable (inout State, Action) -> Effect<Action>
+  /// How actions take part in undo; `nil` when undo is off, which keeps sends free of undo work.
+  @usableFromInline let undoPolicy: (@Sendable (Action) -> UndoPolicy)?
+  @usableFromInline let checkpointInterval: UInt64
   @usableFromInline let clock: any EventClock
   @usableFromInline let defaultActor: String?
   private let diagnosticsHandler: @Sendable (Diagnostic) -> Void
@@ -46,6 +49,8 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
   ///   - reducer: evolves the state; it must be pure (see ``Reducer``).
   ///   - clock: stamps events; inject a fixed clock for deterministic tests.
   ///   - actor: recorded as the actor of events whose send names none.
+  ///   - history: the undo policy and limit, and the checkpoints that bound time travel. Undo is off by
+  ///     default.
   ///   - diagnostics: told of ``Diagnostic``s, such as an action for a missing element. By default they
   ///     are printed to standard error.
   public convenience init<R: Reducer & Sendable>(
@@ -53,18 +58,26 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
     reducer: R,
     clock: some EventClock = .system,
     actor: String? = nil,
+    history: HistoryConfiguration<Action> = .standard,
     diagnostics: @escaping @Sendable (Diagnostic) -> Void = Store.printDiagnostic
   ) where R.State == State, R.Action == Action {
-    self.init(
-      state: initialState, sequence: 0, reducer: reducer, journal: InMemoryJournal<Action>(),
-      clock: clock, actor: actor, diagnostics: diagnostics)
+    // An empty journal: recovery replays nothing and cannot fail.
+    do {
+      try self.init(
+        origin: initialState, at: 0, reducer: reducer, journal: InMemoryJournal<Action>(), clock: clock,
+        actor: actor, history: history, diagnostics: diagnostics)
+    } catch {
+      preconditionFailure("Store: recovering from an empty in-memory journal failed: \(error)")
+    }
   }
 
-  /// Creates a store on `journal`, recovering its state by replaying the events already in it.
+  /// Creates a store on `journal`, recovering its state, undo history and checkpoints by replaying the
+  /// events already in it.
   ///
   /// Effects are not run during replay: the actions they sent are events of their own in the journal.
   ///
-  /// - Throws: ``JournalError`` when the journal cannot be read or its events are not numbered 1, 2, 3, …
+  /// - Throws: ``JournalError`` when the journal cannot be read or its events are not numbered 1, 2, 3, …;
+  ///   ``HistoryError`` when a recorded jump names a state that cannot be rebuilt.
   /// - Complexity: O(events in the journal).
   public convenience init<R: Reducer & Sendable>(
     initialState: State,
@@ -72,26 +85,41 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
     journal: some Journal<Action>,
     clock: some EventClock = .system,
     actor: String? = nil,
+    history: HistoryConfiguration<Action> = .standard,
     diagnostics: @escaping @Sendable (Diagnostic) -> Void = Store.printDiagnostic
   ) throws where R.State == State, R.Action == Action {
-    var state = initialState
-    let sequence = try Self.replay(journal, from: 1, into: &state, reducer: reducer)
-    self.init(
-      state: state, sequence: sequence, reducer: reducer, journal: journal, clock: clock, actor: actor,
-      diagnostics: diagnostics)
+    try self.init(
+      origin: initialState, at: 0, reducer: reducer, journal: journal, clock: clock, actor: actor,
+      history: history, diagnostics: diagnostics)
   }
 
-  init<R: Reducer & Sendable>(
-    state: State, sequence: UInt64, reducer: R, journal: any Journal<Action>, clock: some EventClock,
-    actor: String?, diagnostics: @escaping @Sendable (Diagnostic) -> Void
-  ) where R.State == State, R.Action == Action {
-    self.hub = StateHub(state: state, sequence: sequence)
-    self.reducer = { reducer.reduce(into: &$0, action: $1) }
+  /// Creates a store whose history starts from `origin`, the state as of event `sequence` (0 for the
+  /// initial state, or a snapshot's sequence number), and replays the journal's later events.
+  ///
+  /// - Throws: ``JournalError`` or ``HistoryError`` as the public initializers do.
+  public init<R: Reducer & Sendable>(
+    origin: State, at sequence: UInt64, reducer: R, journal: any Journal<Action>, clock: some EventClock,
+    actor: String?, history: HistoryConfiguration<Action>,
+    diagnostics: @escaping @Sendable (Diagnostic) -> Void
+  ) throws where R.State == State, R.Action == Action {
+    let reduce: @Sendable (inout State, Action) -> Effect<Action> = { reducer.reduce(into: &$0, action: $1) }
+    var recovered = StoreHistory(
+      origin: origin, sequence: sequence, undoLimit: history.undoPolicy == nil ? 0 : history.undoLimit,
+      checkpointInterval: history.checkpointInterval, checkpointLimit: history.checkpointLimit)
+    var state = origin
+    let last = try Self.recover(
+      from: sequence, into: &state, history: &recovered, journal: journal, reducer: reduce,
+      undoPolicy: history.undoPolicy)
+
+    self.hub = StateHub(state: state, sequence: last, history: recovered)
+    self.reducer = reduce
     self.journal = journal
     self.inMemoryJournal = journal as? InMemoryJournal<Action>
     self.clock = clock
     self.defaultActor = actor
     self.diagnosticsHandler = diagnostics
+    self.undoPolicy = history.undoPolicy
+    self.checkpointInterval = UInt64(history.checkpointInterval)
   }
 
   deinit {
@@ -99,17 +127,35 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
     hub.finish()
   }
 
-  /// Applies every event in `journal` from `sequence` on to `state`, checking that numbers have no gaps.
+  /// Applies every event in `journal` after `sequence` to `state` and `history`, checking that numbers
+  /// have no gaps.
   /// - Returns: the sequence number of the last event applied.
-  static func replay<R: Reducer>(
-    _ journal: some Journal<Action>, from sequence: UInt64, into state: inout State, reducer: R
-  ) throws -> UInt64 where R.State == State, R.Action == Action {
-    var last = sequence - 1
-    try journal.forEachEvent(from: sequence) { event in
+  static func recover(
+    from sequence: UInt64, into state: inout State, history: inout StoreHistory<State>,
+    journal: any Journal<Action>, reducer: @escaping @Sendable (inout State, Action) -> Effect<Action>,
+    undoPolicy: (@Sendable (Action) -> UndoPolicy)?
+  ) throws -> UInt64 {
+    var last = sequence
+    try journal.forEachEvent(from: sequence + 1) { event in
       guard event.sequence == last + 1 else {
         throw JournalError.sequenceGap(expected: last + 1, received: event.sequence)
       }
-      _ = reducer.reduce(into: &state, action: event.action)
+      switch event.payload {
+      case .action(let action):
+        if let undoPolicy {
+          _ = Self.applyUndoable(
+            action, policy: undoPolicy(action), sequence: event.sequence, timestamp: event.timestamp,
+            state: &state, history: &history, reducer: reducer)
+        } else {
+          _ = reducer(&state, action)
+        }
+      case .command(let command):
+        let replayer = Replayer(reduce: reducer, journal: journal, checkpoints: history.checkpoints)
+        try Self.apply(
+          command, sequence: event.sequence, timestamp: event.timestamp, state: &state, history: &history,
+          resolve: { try replayer.state(at: $0) })
+      }
+      history.checkpoints.offer(state, at: event.sequence)
       last = event.sequence
     }
     return last
@@ -161,21 +207,21 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
   @inlinable
   public func send(_ action: Action, from origin: Origin = .user) {
     dispatch(
-      PendingAction(
-        action: action, actor: origin.actor, source: origin.isSystem ? .system : .user,
+      PendingEvent(
+        payload: .action(action), actor: origin.actor, source: origin.isSystem ? .system : .user,
         correlationID: origin.correlationID))
   }
 
   /// Sends an action on behalf of an effect caused by event `cause`.
   func sendFromEffect(_ action: Action, cause: UInt64, metadata: EventMetadata) {
     dispatch(
-      PendingAction(
-        action: action, actor: metadata.actor, source: .effect(cause: cause),
+      PendingEvent(
+        payload: .action(action), actor: metadata.actor, source: .effect(cause: cause),
         correlationID: metadata.correlationID))
   }
 
   @inlinable
-  func dispatch(_ pending: PendingAction<Action>) {
+  func dispatch(_ pending: PendingEvent<State, Action>) {
     if gate.isHeldByCurrentThread {
       gate.enqueue(pending)
       return
@@ -206,43 +252,82 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
   }
 
   @inlinable
-  func process(_ pending: PendingAction<Action>) {
+  func process(_ pending: PendingEvent<State, Action>) {
+    guard case .action(let action) = pending.payload else {
+      processCommand(pending)
+      return
+    }
     let notifiesObservers = isObserved.load(ordering: .relaxed) && isObserved.exchange(false, ordering: .acquiringAndReleasing)
     if notifiesObservers { registrar.willSet(self, keyPath: \.state) }
 
-    let (reducer, journal, clock, defaultActor, hub) = (self.reducer, self.journal, self.clock, self.defaultActor, self.hub)
-    let inMemoryJournal = self.inMemoryJournal
-    let journalHealthy = self.journalHealthy.load(ordering: .relaxed)
+    let (reducer, undoPolicy, checkpointInterval) = (self.reducer, self.undoPolicy, self.checkpointInterval)
     let outcome = hub.core.withLock { core -> Outcome in
       let sequence = core.sequence + 1
-      let metadata = EventMetadata(
-        actor: pending.actor ?? defaultActor, source: pending.source,
-        correlationID: pending.correlationID ?? CorrelationID(rawValue: sequence))
-      var journalError: (any Error)?
-      if journalHealthy {
-        do {
-          let event = Event(
-            sequence: sequence, timestamp: clock.timestamp(), metadata: metadata, action: pending.action)
-          if let inMemoryJournal { try inMemoryJournal.append(event) } else { try journal.append(event) }
-        } catch {
-          journalError = error
-        }
+      let (metadata, timestamp, journalError) = record(pending, sequence: sequence)
+      let effect: Effect<Action>
+      if let undoPolicy {
+        effect = Self.applyUndoable(
+          action, policy: undoPolicy(action), sequence: sequence, timestamp: timestamp, state: &core.state,
+          history: &core.history, reducer: reducer)
+      } else {
+        effect = reducer(&core.state, action)
       }
-      let effect = reducer(&core.state, pending.action)
-      core.sequence = sequence
-      hub.published.store(sequence, ordering: .releasing)
-      var woken: [StateHub<State>.Waiter] = []
-      if !core.waiters.isEmpty { swap(&woken, &core.waiters) }
-      return Outcome(
-        effect: effect, metadata: metadata, sequence: sequence, woken: woken,
-        snapshot: woken.isEmpty ? nil : StateHub.Snapshot(state: core.state, sequence: sequence),
-        journalError: journalError)
+      if sequence % checkpointInterval == 0 { Self.offerCheckpoint(&core, at: sequence) }
+      return publish(&core, sequence: sequence, effect: effect, metadata: metadata, journalError: journalError)
     }
 
     if notifiesObservers { registrar.didSet(self, keyPath: \.state) }
+    finish(outcome)
+  }
+
+  /// Stamps and journals event `sequence`. Runs under the state lock.
+  @inlinable
+  func record(_ pending: PendingEvent<State, Action>, sequence: UInt64)
+    -> (metadata: EventMetadata, timestamp: Date, journalError: (any Error)?)
+  {
+    let metadata = EventMetadata(
+      actor: pending.actor ?? defaultActor, source: pending.source,
+      correlationID: pending.correlationID ?? CorrelationID(rawValue: sequence))
+    let timestamp = clock.timestamp()
+    var journalError: (any Error)?
+    if journalHealthy.load(ordering: .relaxed) {
+      do {
+        let event = Event(sequence: sequence, timestamp: timestamp, metadata: metadata, payload: pending.payload)
+        if let inMemoryJournal { try inMemoryJournal.append(event) } else { try journal.append(event) }
+      } catch {
+        journalError = error
+      }
+    }
+    return (metadata, timestamp, journalError)
+  }
+
+  /// Makes event `sequence` visible to subscribers. Runs under the state lock.
+  @inlinable
+  func publish(
+    _ core: inout StateHub<State>.Core, sequence: UInt64, effect: Effect<Action>, metadata: EventMetadata,
+    journalError: (any Error)?
+  ) -> Outcome {
+    core.sequence = sequence
+    hub.published.store(sequence, ordering: .releasing)
+    var woken: [StateHub<State>.Waiter] = []
+    if !core.waiters.isEmpty { swap(&woken, &core.waiters) }
+    return Outcome(
+      effect: effect, metadata: metadata, sequence: sequence, woken: woken,
+      snapshot: woken.isEmpty ? nil : StateHub.Snapshot(state: core.state, sequence: sequence),
+      journalError: journalError)
+  }
+
+  /// Wakes subscribers, reports a journal failure and starts effects. Runs outside the state lock.
+  @inlinable
+  func finish(_ outcome: Outcome) {
     if !outcome.woken.isEmpty { StateHub.wake(outcome.woken, with: outcome.snapshot) }
     if let error = outcome.journalError { recordJournalFailure(error, sequence: outcome.sequence) }
     if !outcome.effect.isNone { start(outcome.effect, cause: outcome.sequence, metadata: outcome.metadata) }
+  }
+
+  @usableFromInline
+  static func offerCheckpoint(_ core: inout StateHub<State>.Core, at sequence: UInt64) {
+    core.history.checkpoints.offer(core.state, at: sequence)
   }
 
   @usableFromInline
@@ -255,6 +340,10 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
         message: "event \(sequence) was not journaled (\(error)); the store goes on in memory"))
   }
 
+  /// Hands `diagnostic` to the diagnostics handler. Call outside the state lock.
+  @usableFromInline
+  func reportDiagnostic(_ diagnostic: Diagnostic) { diagnosticsHandler(diagnostic) }
+
   /// Starts `effect`'s work. Runs on the thread that holds the gate.
   @usableFromInline
   func start(_ effect: Effect<Action>, cause: UInt64, metadata: EventMetadata) {
@@ -262,8 +351,8 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
       switch item {
       case .send(let action):
         gate.enqueue(
-          PendingAction(
-            action: action, actor: metadata.actor, source: .effect(cause: cause),
+          PendingEvent(
+            payload: .action(action), actor: metadata.actor, source: .effect(cause: cause),
             correlationID: metadata.correlationID))
       case .run(let run):
         let send = Send<Action> { [weak self] action in
@@ -289,17 +378,22 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
   }
 }
 
-/// An action waiting for its turn, with the metadata it will be recorded with.
+/// An action or command waiting for its turn, with the metadata it will be recorded with.
 @usableFromInline
-struct PendingAction<Action: Sendable>: Sendable {
-  @usableFromInline var action: Action
+struct PendingEvent<State: Sendable, Action: Sendable>: Sendable {
+  @usableFromInline var payload: EventPayload<Action>
   @usableFromInline var actor: String?
   @usableFromInline var source: EventSource
   @usableFromInline var correlationID: CorrelationID?
+  /// For a restore: the state it brings back, computed before it was queued.
+  @usableFromInline var restoredState: State?
 
   @inlinable
-  init(action: Action, actor: String?, source: EventSource, correlationID: CorrelationID?) {
-    (self.action, self.actor, self.source, self.correlationID) = (action, actor, source, correlationID)
+  init(
+    payload: EventPayload<Action>, actor: String?, source: EventSource, correlationID: CorrelationID?
+  ) {
+    (self.payload, self.actor, self.source, self.correlationID) = (payload, actor, source, correlationID)
+    self.restoredState = nil
   }
 }
 

@@ -86,14 +86,15 @@ final class EncodingNode {
     }
   }
 
-  /// The first key of the keyed field `name`: for a synthesized enum encoding, the case's name.
-  func firstKey(ofField name: String) -> String? {
-    guard kind == .keyed, let slot = fields.first(where: { $0.0 == name })?.1 else { return nil }
-    switch slot {
-    case .node(let node) where node.kind == .keyed: return node.fields.first?.0
-    case .value(.string(let text)): return text
-    default: return nil
+  /// The first key of the keyed value found by following the field names of `path`: for an enum
+  /// with a synthesized encoding, its case's name.
+  func firstKey(at path: [String]) -> String? {
+    var node = self
+    for name in path {
+      guard node.kind == .keyed, case .node(let child)? = node.fields.first(where: { $0.0 == name })?.1 else { return nil }
+      node = child
     }
+    return node.kind == .keyed ? node.fields.first?.0 : nil
   }
 }
 

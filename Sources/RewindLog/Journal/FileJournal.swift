@@ -202,13 +202,22 @@ public final class FileJournal<Action: Codable & Sendable>: Journal {
         var writer = ByteWriter(capacity: 128)
         node.write(to: &writer)
         payload = writer.bytes
-        if actionIsEnum(event.action) { encodedCase = node.firstKey(ofField: "action") }
+        if let action = event.action, actionIsEnum(action) {
+          encodedCase = node.firstKey(at: ["payload", "action", "_0"])
+        }
       case .json: payload = Array(try JSONEncoder().encode(event))
       }
     } catch {
       throw FileJournalError.unencodableEvent(sequence: event.sequence, reason: String(describing: error))
     }
-    let type = eventType(of: event.action, encodedCase: encodedCase)
+    let type: (name: String, version: UInt64)
+    if let action = event.action {
+      type = eventType(of: action, encodedCase: encodedCase)
+    } else if let command = event.command {
+      type = ("rewind." + reflectedTypeName(of: command), 1)
+    } else {
+      type = ("event", 1)
+    }
     var writer = ByteWriter(capacity: payload.count + type.name.utf8.count + 16)
     EventRecord.append(
       codec: options.codec, schemaVersion: type.version, typeName: type.name, payload: payload, to: &writer)

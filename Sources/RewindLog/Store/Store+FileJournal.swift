@@ -13,12 +13,13 @@ extension Store where Action: Codable {
     options: FileJournalOptions = FileJournalOptions(),
     clock: some EventClock = .system,
     actor: String? = nil,
+    history: HistoryConfiguration<Action> = .standard,
     diagnostics: @escaping @Sendable (Diagnostic) -> Void = Store.printDiagnostic
   ) throws -> Store where R.State == State, R.Action == Action {
     let journal = try FileJournal<Action>(directory: directory, options: options)
     return try Store(
       initialState: initialState, reducer: reducer, journal: journal, clock: clock, actor: actor,
-      diagnostics: diagnostics)
+      history: history, diagnostics: diagnostics)
   }
 }
 
@@ -36,14 +37,15 @@ extension Store where Action: Codable, State: Codable {
     options: FileJournalOptions = FileJournalOptions(),
     clock: some EventClock = .system,
     actor: String? = nil,
+    history: HistoryConfiguration<Action> = .standard,
     diagnostics: @escaping @Sendable (Diagnostic) -> Void = Store.printDiagnostic
   ) throws -> Store where R.State == State, R.Action == Action {
     let journal = try FileJournal<Action>(directory: directory, options: options)
     let restored = journal.loadSnapshot(State.self)
     journal.setSnapshotRecovery(restored.recovery)
     let store = try Store(
-      restoring: restored.state ?? initialState, at: restored.sequence, reducer: reducer, journal: journal,
-      clock: clock, actor: actor, diagnostics: diagnostics)
+      origin: restored.state ?? initialState, at: restored.sequence, reducer: reducer, journal: journal,
+      clock: clock, actor: actor, history: history, diagnostics: diagnostics)
     if options.snapshotInterval != nil {
       let queue = DispatchQueue(label: "RewindLog snapshots")
       journal.onSnapshotDue { [weak store, weak journal] _ in

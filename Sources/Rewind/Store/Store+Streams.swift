@@ -1,0 +1,47 @@
+import RewindDiff
+
+extension Store {
+  /// Diffed changes of the flat collection at `keyPath`: first the current elements, then a staged
+  /// changeset each time they change.
+  ///
+  /// ```swift
+  /// for await update in store.changesets(of: \.mails) {
+  ///   if update.isInitial { table.reloadData(update.elements) } else { table.apply(update.changeset) }
+  /// }
+  /// ```
+  public func changesets<C: Collection & Sendable>(of keyPath: KeyPath<State, C> & Sendable) -> ChangesetSequence<State, C.Element>
+  where C.Element: Differentiable & Sendable {
+    ChangesetSequence(
+      hub: hub, extract: { Array($0[keyPath: keyPath]) },
+      diff: { StagedChangeset(source: $0, target: $1) })
+  }
+
+  /// Diffed changes of the sectioned collection at `keyPath`: section and element deletes, inserts, moves
+  /// (also across sections) and updates.
+  public func changesets<Section: DifferentiableSection & Sendable>(
+    of keyPath: KeyPath<State, [Section]> & Sendable
+  ) -> ChangesetSequence<State, Section> {
+    ChangesetSequence(
+      hub: hub, extract: { $0[keyPath: keyPath] },
+      diff: { StagedChangeset(source: $0, target: $1) })
+  }
+
+  /// The value at `keyPath`: first the current one, then each time it really changes.
+  public func values<Value: Equatable & Sendable>(of keyPath: KeyPath<State, Value> & Sendable) -> ValueSequence<State, Value> {
+    ValueSequence(hub: hub, extract: { $0[keyPath: keyPath] })
+  }
+
+  /// Whole-state changes with the events between, from the state when its iterator is made onwards.
+  public func changes() -> StateChangeSequence<State, Action> {
+    StateChangeSequence(hub: hub, journal: journal)
+  }
+
+  /// Ends every subscription (``states``, changesets, values, changes) and cancels running effects.
+  ///
+  /// Subscribers that have not seen the newest state receive it, then their iteration ends; subscriptions
+  /// made afterwards deliver the current state and end. The store still accepts sends.
+  public func shutdown() {
+    effects.cancelAll()
+    hub.finish()
+  }
+}

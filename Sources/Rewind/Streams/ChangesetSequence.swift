@@ -1,0 +1,49 @@
+import RewindDiff
+
+/// Diffed changes of one collection in a store's state, as an async sequence of ``CollectionUpdate``s.
+///
+/// The diff runs on the subscriber's side, when it asks for the next update: from the collection it was
+/// last given to the newest one. A slow subscriber therefore receives one coalesced changeset and holds one
+/// collection, however many events went by; `send` does no work for it beyond a wake-up. Deliveries whose
+/// collection did not change are skipped (their events are covered by the next delivery). Iteration runs
+/// on the caller's actor, so a `@MainActor` loop applies changesets without extra hops.
+public struct ChangesetSequence<State: Sendable, Element: Sendable>: AsyncSequence, Sendable {
+  public typealias Failure = Never
+
+  let hub: StateHub<State>
+  let extract: @Sendable (State) -> [Element]
+  let diff: @Sendable ([Element], [Element]) -> StagedChangeset<[Element]>
+
+  public func makeAsyncIterator() -> Iterator { Iterator(sequence: self) }
+
+  /// Iterates a ``ChangesetSequence``.
+  public struct Iterator: AsyncIteratorProtocol {
+    let sequence: ChangesetSequence
+    var delivered: (elements: [Element], sequence: UInt64)?
+    var lastSeen: UInt64?
+
+    init(sequence: ChangesetSequence) { self.sequence = sequence }
+
+    /// The next update, on the caller's actor; `nil` when the sequence has ended.
+    public mutating func next(isolation actor: isolated (any Actor)?) async -> CollectionUpdate<Element>? {
+      while let snapshot = await sequence.hub.next(after: lastSeen, isolation: actor) {
+        lastSeen = snapshot.sequence
+        let elements = sequence.extract(snapshot.state)
+        guard let previous = delivered else {
+          delivered = (elements, snapshot.sequence)
+          return CollectionUpdate(elements: elements, changeset: StagedChangeset(), events: nil, sequence: snapshot.sequence)
+        }
+        let changeset = sequence.diff(previous.elements, elements)
+        guard !changeset.stages.isEmpty else { continue }
+        delivered = (elements, snapshot.sequence)
+        return CollectionUpdate(
+          elements: elements, changeset: changeset, events: (previous.sequence + 1)...snapshot.sequence,
+          sequence: snapshot.sequence)
+      }
+      return nil
+    }
+
+    /// The next update; `nil` when the sequence has ended.
+    public mutating func next() async -> CollectionUpdate<Element>? { await next(isolation: nil) }
+  }
+}

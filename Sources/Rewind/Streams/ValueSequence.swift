@@ -1,0 +1,36 @@
+/// One value of a store's state, delivered only when it really changes (by `==`).
+///
+/// The first element is the current value. Coalesces like ``StateSequence``.
+public struct ValueSequence<State: Sendable, Value: Equatable & Sendable>: AsyncSequence, Sendable {
+  public typealias Element = Value
+  public typealias Failure = Never
+
+  let hub: StateHub<State>
+  let extract: @Sendable (State) -> Value
+
+  public func makeAsyncIterator() -> Iterator { Iterator(sequence: self) }
+
+  /// Iterates a ``ValueSequence``.
+  public struct Iterator: AsyncIteratorProtocol {
+    let sequence: ValueSequence
+    var last: Value?
+    var lastSeen: UInt64?
+
+    init(sequence: ValueSequence) { self.sequence = sequence }
+
+    /// The next different value, on the caller's actor; `nil` when the sequence has ended.
+    public mutating func next(isolation actor: isolated (any Actor)?) async -> Value? {
+      while let snapshot = await sequence.hub.next(after: lastSeen, isolation: actor) {
+        lastSeen = snapshot.sequence
+        let value = sequence.extract(snapshot.state)
+        if let last, last == value { continue }
+        last = value
+        return value
+      }
+      return nil
+    }
+
+    /// The next different value; `nil` when the sequence has ended.
+    public mutating func next() async -> Value? { await next(isolation: nil) }
+  }
+}

@@ -1,1 +1,0 @@
-// RewindDiff: collection diffing into staged changesets. Filled by the "RewindDiff" issue.
