@@ -32,6 +32,8 @@ let package = Package(
     .testTarget(name: "RewindDiffTests", dependencies: ["RewindDiff"]),
     .testTarget(name: "RewindTests", dependencies: ["Rewind", "RewindTesting"]),
     .testTarget(name: "RewindTestingTests", dependencies: ["Rewind", "RewindTesting"]),
+    .testTarget(
+      name: "RewindComponentsTests", dependencies: ["RewindComponents", "Rewind", "RewindDiff", "RewindTesting"]),
     .testTarget(name: "RewindLogTests", dependencies: ["RewindLog", "Rewind"]),
   ],
   swiftLanguageModes: [.v6]

@@ -7,6 +7,8 @@ let suites: [Suite] = [
   dispatchSuite,
   diffSuite,
   historySuite,
+  streamsSuite,
+  componentsSuite,
   journalSuite,
 ]
 

@@ -14,10 +14,11 @@ swift run Mailbox > .build-example.log
 tail -n 1 .build-example.log
 grep -q "same state ✓" .build-example.log
 
+# A hung test must fail the run quickly rather than use up CI's time: each test run gets a generous limit.
 step "README: run the tests"
-swift test
+timeout 1800 swift test
 
 step "tests under ThreadSanitizer"
-TSAN_OPTIONS="halt_on_error=1" swift test --sanitize=thread --scratch-path .build-tsan
+TSAN_OPTIONS="halt_on_error=1" timeout 2400 swift test --sanitize=thread --scratch-path .build-tsan
 
 step "all checks passed"

@@ -54,7 +54,7 @@ struct Rows: Reducer {
   }
 }
 
-@Suite struct TestStorePassingTests {
+@Suite(.timeLimit(.minutes(2))) struct TestStorePassingTests {
   @Test func exhaustiveFlowWithTheManualClock() async {
     let clock = ManualClock()
     let store = TestStore(initialState: Timer.State(), reducer: Timer(clock: clock), clock: clock)
@@ -99,7 +99,7 @@ struct Rows: Reducer {
 }
 
 /// Each test here must record an issue: `withKnownIssue` fails the test if none is recorded.
-@Suite struct TestStoreFailingTests {
+@Suite(.timeLimit(.minutes(2))) struct TestStoreFailingTests {
   @Test func aWrongExpectedStateFails() async {
     let store = TestStore(initialState: Timer.State(), reducer: Timer(clock: ManualClock()))
     withKnownIssue {
@@ -177,7 +177,7 @@ struct Rows: Reducer {
   }
 }
 
-@Suite struct ManualClockTests {
+@Suite(.timeLimit(.minutes(2))) struct ManualClockTests {
   @Test func sleepersWakeInDeadlineOrderOnlyWhenTimePasses() async {
     let clock = ManualClock()
     let order = OrderLog()

@@ -96,7 +96,7 @@ private func consume(
   return observation
 }
 
-@Suite struct ChangesetStreamTests {
+@Suite(.timeLimit(.minutes(2))) struct ChangesetStreamTests {
   @Test(arguments: [11, 23, 2026] as [UInt64])
   func everySubscriberReconstructsTheStateAtItsLastDelivery(seed: UInt64) async throws {
     let store = Store(initialState: RowList.State(), reducer: RowList())
@@ -149,6 +149,17 @@ private func consume(
         #expect(later.lowerBound == earlier.upperBound + 1, "seed \(seed): ranges leave no gap")
       }
     }
+  }
+
+  @Test func changesetBetweenTwoSequencesOfHistory() throws {
+    let store = Store(initialState: RowList.State(), reducer: RowList())
+    for index in 0..<10 { store.send(.insert(RowList.Row(id: index, title: "\(index)"), at: 0)) }
+    store.send(.delete(id: 3))
+    store.send(.rename(id: 5, "five"))
+    let staged = try store.changeset(of: \.rows, from: 4, to: 12)
+    #expect(try staged.apply(to: store.state(at: 4).rows.elements) == store.state.rows.elements)
+    #expect(try store.changeset(of: \.rows, from: 12, to: 4).apply(to: store.state.rows.elements)
+      == store.state(at: 4).rows.elements)
   }
 
   @Test func theFirstUpdateIsTheCurrentSnapshot() async {

@@ -52,7 +52,7 @@ struct Loader: Reducer {
   }
 }
 
-@Suite struct EffectTests {
+@Suite(.timeLimit(.minutes(2))) struct EffectTests {
   @Test func actionsFromAsyncEffectsAreRecordedWithTheirCause() async throws {
     let store = Store(initialState: Loader.State(), reducer: Loader(), actor: "bob")
     store.send(.load(7))

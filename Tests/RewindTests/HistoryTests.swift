@@ -52,7 +52,7 @@ private func makeStore(
   try Store(initialState: Document.State(), reducer: Document(), journal: journal, clock: clock, history: history)
 }
 
-@Suite struct UndoRuleTests {
+@Suite(.timeLimit(.minutes(2))) struct UndoRuleTests {
   @Test func eachStepUndoesAndRedoesWithItsName() throws {
     let store = try makeStore()
     #expect(!store.canUndo)
@@ -220,7 +220,7 @@ private func makeStore(
   }
 }
 
-@Suite struct TimeTravelTests {
+@Suite(.timeLimit(.minutes(2))) struct TimeTravelTests {
   @Test func stateAtEverySequenceAndTheEventsBetween() throws {
     let store = try makeStore()
     var live: [Document.State] = [store.state]
@@ -261,7 +261,7 @@ private func makeStore(
   }
 }
 
-@Suite struct HistoryReplayPropertyTests {
+@Suite(.timeLimit(.minutes(2))) struct HistoryReplayPropertyTests {
   @Test(arguments: [1, 7, 99, 2026, 31_337] as [UInt64])
   func replayEqualsTheLiveStateAtEveryStep(seed: UInt64) async throws {
     var random = SeededGenerator(seed: seed)

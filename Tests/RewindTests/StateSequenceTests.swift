@@ -1,7 +1,7 @@
 import Rewind
 import Testing
 
-@Suite struct StateSequenceTests {
+@Suite(.timeLimit(.minutes(2))) struct StateSequenceTests {
   @Test func aSubscriberGetsTheCurrentStateFirst() async {
     let store = Store(initialState: Counter.State(count: 5), reducer: Counter())
     var iterator = store.states.makeAsyncIterator()

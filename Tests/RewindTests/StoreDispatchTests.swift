@@ -3,7 +3,7 @@ import Observation
 import Rewind
 import Testing
 
-@Suite struct StoreDispatchTests {
+@Suite(.timeLimit(.minutes(2))) struct StoreDispatchTests {
   @Test func sendIsSynchronousAndRecordsAGaplessEvent() throws {
     let clock = FixedClock()
     let store = Store(initialState: Counter.State(), reducer: Counter(), clock: clock, actor: "tester")

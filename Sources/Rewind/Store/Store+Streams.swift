@@ -13,7 +13,8 @@ extension Store {
   where C.Element: Differentiable & Sendable {
     ChangesetSequence(
       hub: hub, extract: { Array($0[keyPath: keyPath]) },
-      diff: { StagedChangeset(source: $0, target: $1) })
+      diff: { StagedChangeset(source: $0, target: $1) },
+      shared: sharedDiffs.shared(for: keyPath, sectioned: false, of: C.Element.self))
   }
 
   /// Diffed changes of the sectioned collection at `keyPath`: section and element deletes, inserts, moves
@@ -23,7 +24,8 @@ extension Store {
   ) -> ChangesetSequence<State, Section> {
     ChangesetSequence(
       hub: hub, extract: { $0[keyPath: keyPath] },
-      diff: { StagedChangeset(source: $0, target: $1) })
+      diff: { StagedChangeset(source: $0, target: $1) },
+      shared: sharedDiffs.shared(for: keyPath, sectioned: true, of: Section.self))
   }
 
   /// The value at `keyPath`: first the current one, then each time it really changes.
@@ -43,5 +45,25 @@ extension Store {
   public func shutdown() {
     effects.cancelAll()
     hub.finish()
+  }
+}
+
+extension Store {
+  /// The staged changes that turn the collection at `keyPath` as of event `from` into the one as of `to`:
+  /// time travel for lists.
+  /// - Throws: ``HistoryError`` when either state cannot be rebuilt.
+  public func changeset<C: Collection & Sendable>(
+    of keyPath: KeyPath<State, C> & Sendable, from: UInt64, to: UInt64
+  ) throws -> StagedChangeset<[C.Element]> where C.Element: Differentiable & Sendable {
+    StagedChangeset(source: Array(try state(at: from)[keyPath: keyPath]), target: Array(try state(at: to)[keyPath: keyPath]))
+  }
+
+  /// The staged changes that turn the sectioned collection at `keyPath` as of event `from` into the one as
+  /// of `to`.
+  /// - Throws: ``HistoryError`` when either state cannot be rebuilt.
+  public func changeset<Section: DifferentiableSection & Sendable>(
+    of keyPath: KeyPath<State, [Section]> & Sendable, from: UInt64, to: UInt64
+  ) throws -> StagedChangeset<[Section]> {
+    StagedChangeset(source: try state(at: from)[keyPath: keyPath], target: try state(at: to)[keyPath: keyPath])
   }
 }

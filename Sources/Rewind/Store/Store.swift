@@ -24,6 +24,7 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
   @usableFromInline let hub: StateHub<State>
   @usableFromInline let gate = DispatchGate<PendingEvent<State, Action>>()
   let effects = EffectRegistry()
+  let sharedDiffs = SharedDiffRegistry()
   @usableFromInline let registrar = ObservationRegistrar()
   /// Set when `state` is read, cleared when observers are told of a change: no observation work is done
   /// for sends nobody is watching.

@@ -5,14 +5,16 @@ import RewindDiff
 /// The diff runs on the subscriber's side, when it asks for the next update: from the collection it was
 /// last given to the newest one. A slow subscriber therefore receives one coalesced changeset and holds one
 /// collection, however many events went by; `send` does no work for it beyond a wake-up. Deliveries whose
-/// collection did not change are skipped (their events are covered by the next delivery). Iteration runs
-/// on the caller's actor, so a `@MainActor` loop applies changesets without extra hops.
+/// collection did not change are skipped (their events are covered by the next delivery). Subscribers of
+/// the same collection moving between the same two events share one extraction and one diff. Iteration
+/// runs on the caller's actor, so a `@MainActor` loop applies changesets without extra hops.
 public struct ChangesetSequence<State: Sendable, Element: Sendable>: AsyncSequence, Sendable {
   public typealias Failure = Never
 
   let hub: StateHub<State>
   let extract: @Sendable (State) -> [Element]
   let diff: @Sendable ([Element], [Element]) -> StagedChangeset<[Element]>
+  let shared: SharedDiff<Element>
 
   public func makeAsyncIterator() -> Iterator { Iterator(sequence: self) }
 
@@ -20,20 +22,21 @@ public struct ChangesetSequence<State: Sendable, Element: Sendable>: AsyncSequen
   public struct Iterator: AsyncIteratorProtocol {
     let sequence: ChangesetSequence
     var delivered: (elements: [Element], sequence: UInt64)?
-    var lastSeen: UInt64?
+    var lastSequence: UInt64?
 
     init(sequence: ChangesetSequence) { self.sequence = sequence }
 
     /// The next update, on the caller's actor; `nil` when the sequence has ended.
     public mutating func next(isolation actor: isolated (any Actor)?) async -> CollectionUpdate<Element>? {
-      while let snapshot = await sequence.hub.next(after: lastSeen, isolation: actor) {
-        lastSeen = snapshot.sequence
-        let elements = sequence.extract(snapshot.state)
+      while let snapshot = await sequence.hub.next(after: lastSequence, isolation: actor) {
+        lastSequence = snapshot.sequence
+        let elements = sequence.shared.elements(at: snapshot.sequence, from: snapshot.state, extract: sequence.extract)
         guard let previous = delivered else {
           delivered = (elements, snapshot.sequence)
           return CollectionUpdate(elements: elements, changeset: StagedChangeset(), events: nil, sequence: snapshot.sequence)
         }
-        let changeset = sequence.diff(previous.elements, elements)
+        let changeset = sequence.shared.changeset(
+          from: previous.sequence, to: snapshot.sequence, old: previous.elements, new: elements, diff: sequence.diff)
         guard !changeset.stages.isEmpty else { continue }
         delivered = (elements, snapshot.sequence)
         return CollectionUpdate(

@@ -14,14 +14,14 @@ public struct ValueSequence<State: Sendable, Value: Equatable & Sendable>: Async
   public struct Iterator: AsyncIteratorProtocol {
     let sequence: ValueSequence
     var last: Value?
-    var lastSeen: UInt64?
+    var lastSequence: UInt64?
 
     init(sequence: ValueSequence) { self.sequence = sequence }
 
     /// The next different value, on the caller's actor; `nil` when the sequence has ended.
     public mutating func next(isolation actor: isolated (any Actor)?) async -> Value? {
-      while let snapshot = await sequence.hub.next(after: lastSeen, isolation: actor) {
-        lastSeen = snapshot.sequence
+      while let snapshot = await sequence.hub.next(after: lastSequence, isolation: actor) {
+        lastSequence = snapshot.sequence
         let value = sequence.extract(snapshot.state)
         if let last, last == value { continue }
         last = value

@@ -1,0 +1,6 @@
+import RewindComponents
+import Testing
+
+@Test func componentsModuleLinks() {
+  #expect(RewindComponents.specVersion.isEmpty == false)
+}
