@@ -218,6 +218,9 @@ public final class FileJournal<Action: Codable & Sendable>: Journal {
     } else {
       type = ("event", 1)
     }
+    guard payload.count + type.name.utf8.count < Frame.maximumBodySize else {
+      throw FileJournalError.eventTooLarge(sequence: event.sequence, bytes: payload.count)
+    }
     var writer = ByteWriter(capacity: payload.count + type.name.utf8.count + 16)
     EventRecord.append(
       codec: options.codec, schemaVersion: type.version, typeName: type.name, payload: payload, to: &writer)

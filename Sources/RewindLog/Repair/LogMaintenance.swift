@@ -114,7 +114,7 @@ extension FileJournal {
     let file = try fileSystem.open(directory + "/" + segment, create: false)
     defer { file.close() }
     let size = try file.size()
-    let tail = try file.read(at: offset, count: Int(size - offset))
+    let tail = size > offset ? try file.read(at: offset, count: Int(size - offset)) : []
     let name = segment + ".from-byte-" + String(offset)
     let copy = try fileSystem.open(directory + "/" + name, create: true)
     try copy.truncate(to: 0)
