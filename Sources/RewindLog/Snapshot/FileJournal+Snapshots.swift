@@ -18,6 +18,9 @@ extension FileJournal {
       case .binary: try BinaryEncoder().encode(state)
       case .json: Array(try JSONEncoder().encode(state))
       }
+    guard bytes.count < Int(UInt32.max) - SnapshotFile.fixedSize else {
+      throw FileJournalError.unencodableEvent(sequence: sequence, reason: "the state encodes to more than 4 GiB")
+    }
     let file = SnapshotFile(logID: logID, sequence: sequence, chain: chain, codec: options.codec, state: bytes)
     let name = SnapshotFile.fileName(sequence: sequence)
     let temporary = directory + "/" + name + ".tmp"
