@@ -24,12 +24,12 @@ let package = Package(
     .executableTarget(name: "rewind", dependencies: ["RewindLog"]),
     .executableTarget(
       name: "rewind-bench",
-      dependencies: ["Rewind", "RewindDiff", "RewindLog", "RewindComponents"],
+      dependencies: ["Rewind", "RewindDiff", "RewindLog", "RewindComponents", "RewindTesting"],
       path: "Benchmarks"
     ),
     .executableTarget(name: "Mailbox", dependencies: ["Rewind"], path: "Examples/Mailbox"),
     .executableTarget(name: "rewind-crash-child", dependencies: ["Rewind", "RewindLog"], path: "Tests/CrashChild"),
-    .testTarget(name: "RewindDiffTests", dependencies: ["RewindDiff"]),
+    .testTarget(name: "RewindDiffTests", dependencies: ["RewindDiff", "RewindTesting"]),
     .testTarget(name: "RewindTests", dependencies: ["Rewind", "RewindTesting"]),
     .testTarget(name: "RewindTestingTests", dependencies: ["Rewind", "RewindTesting"]),
     .testTarget(

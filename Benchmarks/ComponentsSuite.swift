@@ -5,4 +5,4 @@ let componentsSuite = Suite(name: "components", summary: "swipe cell and carouse
 }
 
 /// The component benchmarks, run in order by suite `components`.
-let componentBenchmarks: [@Sendable (Reporter) throws -> Void] = []
+let componentBenchmarks: [@Sendable (Reporter) throws -> Void] = [swipeBenchmarks, carouselBenchmarks]

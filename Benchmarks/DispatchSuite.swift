@@ -3,14 +3,16 @@ import Rewind
 
 /// Suite `dispatch`: sends per second through a store with a trivial counter reducer and an in-memory
 /// journal, with 0, 1, 10 and 100 subscribers iterating `states`. Baseline: the reducer called directly.
-let dispatchSuite = Suite(name: "dispatch", summary: "store sends per second, 0-100 subscribers") { reporter in
+let dispatchSuite = Suite(name: "dispatch", summary: "store sends per second, 0-100 subscribers") {
+  reporter in
   let sends = 1_000_000
   let baseline = directReducerRate(sends: sends)
   let only = ProcessInfo.processInfo.environment["REWIND_BENCH_SUBSCRIBERS"].flatMap { Int($0) }
   for subscribers in [0, 1, 10, 100] where only == nil || only == subscribers {
     let rate = storeSendRate(sends: sends, subscribers: subscribers)
     reporter.report(
-      Measurement(name: "dispatch/subscribers=\(subscribers)", unit: "sends/s", median: rate, baseline: baseline))
+      Measurement(
+        name: "dispatch/subscribers=\(subscribers)", unit: "sends/s", median: rate, baseline: baseline))
   }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import RewindTesting
 
 /// One benchmark result line: a median in `unit`, optionally beside a baseline measured in the same run.
 struct Measurement {
@@ -15,7 +16,9 @@ struct Measurement {
 
   /// One JSON object, the line format of ARCHITECTURE.md's benchmark contract.
   var jsonLine: String {
-    var fields = ["\"name\":\(jsonString(name))", "\"unit\":\(jsonString(unit))", "\"median\":\(number(median))"]
+    var fields = [
+      "\"name\":\(jsonString(name))", "\"unit\":\(jsonString(unit))", "\"median\":\(number(median))",
+    ]
     if let baseline { fields.append("\"baseline\":\(number(baseline))") }
     if let ratio { fields.append("\"ratio\":\(number(ratio))") }
     return "{" + fields.joined(separator: ",") + "}"
@@ -58,10 +61,13 @@ final class Reporter {
     if json {
       print(measurement.jsonLine)
     } else {
-      var line = measurement.name.padding(toLength: 34, withPad: " ", startingAt: 0)
-      line += format(measurement.median).leftPadded(to: 14) + " " + measurement.unit.padding(toLength: 9, withPad: " ", startingAt: 0)
+      var line = measurement.name.padding(toLength: 50, withPad: " ", startingAt: 0)
+      line +=
+        format(measurement.median).leftPadded(to: 14) + " "
+        + measurement.unit.padding(toLength: 9, withPad: " ", startingAt: 0)
       if let baseline = measurement.baseline, let ratio = measurement.ratio {
-        line += "  baseline " + format(baseline).leftPadded(to: 12) + "  ratio " + String(format: "%.3f", ratio)
+        line +=
+          "  baseline " + format(baseline).leftPadded(to: 12) + "  ratio " + String(format: "%.3f", ratio)
       }
       print(line)
     }
@@ -125,15 +131,5 @@ func blackHole<T>(_ value: T) {
   withExtendedLifetime(value) {}
 }
 
-/// A small, fast, seedable generator (SplitMix64) so every run measures the same inputs.
-struct SplitMix64: RandomNumberGenerator {
-  private var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
+/// The seeded generator every suite uses, so each run measures the same inputs.
+typealias SplitMix64 = RewindTesting.SplitMix64

@@ -1,9 +1,9 @@
 import Foundation
 import Rewind
 
-
 /// Suite `history`: undo, redo and time travel with 1,000,000 events of history.
-let historySuite = Suite(name: "history", summary: "undo, redo and state(at:) over 1,000,000 events") { reporter in
+let historySuite = Suite(name: "history", summary: "undo, redo and state(at:) over 1,000,000 events") {
+  reporter in
   let eventCount = 1_000_000
   let heapBefore = heapBytesInUse()
   let store = makeHistoryStore(events: eventCount, reporter: reporter)
@@ -60,7 +60,9 @@ struct HistoryBenchEditor: Reducer {
   }
 }
 
-private func makeHistoryStore(events: Int, reporter: Reporter) -> Store<HistoryBenchEditor.State, HistoryBenchEditor.Action> {
+private func makeHistoryStore(events: Int, reporter: Reporter) -> Store<
+  HistoryBenchEditor.State, HistoryBenchEditor.Action
+> {
   let store = Store(
     initialState: HistoryBenchEditor.State(), reducer: HistoryBenchEditor(),
     history: HistoryConfiguration(undoLimit: 100) { action in

@@ -1,7 +1,7 @@
-import Synchronization
 import Foundation
 import Rewind
 import RewindDiff
+import Synchronization
 
 /// Suite `streams`: a list of 1,000 rows where each send edits one row, with 0 to 1,000 changeset
 /// subscribers; and the latency from `send` to a waiting subscriber holding its changeset.
@@ -13,8 +13,10 @@ let streamsSuite = Suite(name: "streams", summary: "changeset subscribers: sends
   }
   if only == nil || only == -1 {
     let latencies = streamLatencies(sends: 2_000, subscribers: 100)
-    reporter.report(Measurement(name: "streams/latency-p50", unit: "us", median: percentile(latencies, 0.50) * 1e6))
-    reporter.report(Measurement(name: "streams/latency-p99", unit: "us", median: percentile(latencies, 0.99) * 1e6))
+    reporter.report(
+      Measurement(name: "streams/latency-p50", unit: "us", median: percentile(latencies, 0.50) * 1e6))
+    reporter.report(
+      Measurement(name: "streams/latency-p99", unit: "us", median: percentile(latencies, 0.99) * 1e6))
   }
 }
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The project's full check, as CI runs it: a build where warnings are errors, the README's two commands
-# (the example and the tests), and the tests again under ThreadSanitizer.
+# (the example and the tests), the tests again under ThreadSanitizer, and the documentation.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -20,5 +20,8 @@ timeout 1800 swift test
 
 step "tests under ThreadSanitizer"
 TSAN_OPTIONS="halt_on_error=1" timeout 2400 swift test --sanitize=thread --scratch-path .build-tsan
+
+step "documentation (docc, warnings and broken links are errors)"
+bash Scripts/docs.sh
 
 step "all checks passed"

@@ -1,5 +1,4 @@
 import Foundation
-
 import Rewind
 
 /// One mail in the list.

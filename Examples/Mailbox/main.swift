@@ -19,8 +19,12 @@ func describe(_ mail: Mail) -> String {
 }
 
 func printState(_ state: MailboxFeature.State) {
-  print("  inbox:    " + (state.inbox.isEmpty ? "(empty)" : state.inbox.map(describe).joined(separator: "\n            ")))
-  print("  archived: " + (state.archived.isEmpty ? "(none)" : state.archived.map { "#\($0.id)" }.joined(separator: ", ")))
+  print(
+    "  inbox:    "
+      + (state.inbox.isEmpty ? "(empty)" : state.inbox.map(describe).joined(separator: "\n            ")))
+  print(
+    "  archived: "
+      + (state.archived.isEmpty ? "(none)" : state.archived.map { "#\($0.id)" }.joined(separator: ", ")))
 }
 
 /// Sends `action`, then prints the events it produced and what changed.
@@ -61,6 +65,7 @@ printState(store.state)
 
 // The journal is the source of truth: replaying it from the initial state gives the same state.
 let replayed = try Store(initialState: initial, reducer: MailboxFeature(), journal: journal)
-print("\nReplayed \(replayed.sequence) events into a fresh store: "
-  + (replayed.state == store.state ? "same state ✓" : "DIFFERENT state ✗"))
+print(
+  "\nReplayed \(replayed.sequence) events into a fresh store: "
+    + (replayed.state == store.state ? "same state ✓" : "DIFFERENT state ✗"))
 if replayed.state != store.state { exit(1) }

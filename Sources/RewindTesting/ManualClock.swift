@@ -88,9 +88,10 @@ public final class ManualClock: Clock, EventClock, Sendable {
     let target = now.advanced(by: duration)
     while true {
       let due: Sleeper? = timeline.withLock { timeline in
-        guard let index = timeline.sleepers.indices.min(by: {
-          timeline.sleepers[$0].deadline < timeline.sleepers[$1].deadline
-        }), timeline.sleepers[index].deadline <= target
+        guard
+          let index = timeline.sleepers.indices.min(by: {
+            timeline.sleepers[$0].deadline < timeline.sleepers[$1].deadline
+          }), timeline.sleepers[index].deadline <= target
         else { return nil }
         let sleeper = timeline.sleepers.remove(at: index)
         timeline.now = max(timeline.now, sleeper.deadline)

@@ -107,14 +107,18 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
   }
 
   /// Undoes the newest step through the store and asserts the state change.
-  public func undo(sourceLocation: SourceLocation = #_sourceLocation, assert update: ((inout State) throws -> Void)? = nil) {
+  public func undo(
+    sourceLocation: SourceLocation = #_sourceLocation, assert update: ((inout State) throws -> Void)? = nil
+  ) {
     prepareForOwnEvent(what: "undo", sourceLocation)
     store.undo()
     assertOwnEvent(what: "undo", sourceLocation, update)
   }
 
   /// Redoes the newest undone step through the store and asserts the state change.
-  public func redo(sourceLocation: SourceLocation = #_sourceLocation, assert update: ((inout State) throws -> Void)? = nil) {
+  public func redo(
+    sourceLocation: SourceLocation = #_sourceLocation, assert update: ((inout State) throws -> Void)? = nil
+  ) {
     prepareForOwnEvent(what: "redo", sourceLocation)
     store.redo()
     assertOwnEvent(what: "redo", sourceLocation, update)
@@ -130,7 +134,9 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
     }
   }
 
-  private func assertOwnEvent(what: String, _ sourceLocation: SourceLocation, _ update: ((inout State) throws -> Void)?) {
+  private func assertOwnEvent(
+    what: String, _ sourceLocation: SourceLocation, _ update: ((inout State) throws -> Void)?
+  ) {
     takeNewRecords()
     guard let ownIndex = received.firstIndex(where: { !$0.event.metadata.source.isEffect }) else {
       fail("The store recorded no event for \(what)", sourceLocation)
@@ -184,7 +190,9 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
     let record = received.removeFirst()
     let payload = record.event.action.map { "\($0)" } ?? "\(record.event.payload)"
     if record.event.action.map(matches) != true {
-      fail("Received an unexpected action:\n\(stateDiff(expected: description, actual: payload))", sourceLocation)
+      fail(
+        "Received an unexpected action:\n\(stateDiff(expected: description, actual: payload))", sourceLocation
+      )
     }
     check(update, from: state, against: record.state, what: "after receiving \(payload)", sourceLocation)
     state = record.state
@@ -232,7 +240,9 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
   /// for a history command (which does not run the reducer).
   private func takeNewRecords() {
     let newest = journal.lastSequence
-    guard newest > eventsTaken, let events = try? journal.events(in: (eventsTaken + 1)...newest) else { return }
+    guard newest > eventsTaken, let events = try? journal.events(in: (eventsTaken + 1)...newest) else {
+      return
+    }
     let states = recorder.states(from: statesTaken)
     var nextState = 0
     for event in events {
@@ -277,7 +287,9 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
 
   private func reportUnexpectedDiagnostics(_ sourceLocation: SourceLocation) {
     for diagnostic in diagnostics.takeAll() {
-      fail("Unexpected diagnostic: \(diagnostic). Claim it with expectDiagnostic(_:) if intended.", sourceLocation)
+      fail(
+        "Unexpected diagnostic: \(diagnostic). Claim it with expectDiagnostic(_:) if intended.",
+        sourceLocation)
     }
   }
 

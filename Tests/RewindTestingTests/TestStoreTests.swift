@@ -1,6 +1,6 @@
-import Synchronization
 import Rewind
 import RewindTesting
+import Synchronization
 import Testing
 
 /// A timer feature: ticks on the manual clock until stopped.
@@ -45,7 +45,10 @@ struct Rows: Reducer {
 
   var body: some Reducer<State, Action> {
     EmptyReducer<State, Action>()
-      .forEach(\.rows, action: ActionPath(embed: Action.row, extract: { if case .row(let a) = $0 { a } else { nil } })) {
+      .forEach(
+        \.rows,
+        action: ActionPath(embed: Action.row, extract: { if case .row(let a) = $0 { a } else { nil } })
+      ) {
         Reduce<Row, Int> { row, amount in
           row.value += amount
           return .none
@@ -181,8 +184,12 @@ struct Rows: Reducer {
   @Test func sleepersWakeInDeadlineOrderOnlyWhenTimePasses() async {
     let clock = ManualClock()
     let order = OrderLog()
-    let first = Task { try await clock.sleep(for: .seconds(2)); order.append("2s") }
-    let second = Task { try await clock.sleep(for: .seconds(1)); order.append("1s") }
+    let first = Task {
+      try await clock.sleep(for: .seconds(2)); order.append("2s")
+    }
+    let second = Task {
+      try await clock.sleep(for: .seconds(1)); order.append("1s")
+    }
     while clock.sleeperCount < 2 { await Task.yield() }
     await clock.advance(by: .milliseconds(500))
     #expect(order.all.isEmpty)

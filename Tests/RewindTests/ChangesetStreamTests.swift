@@ -1,7 +1,8 @@
 import Foundation
-@testable import Rewind
 import RewindDiff
 import Testing
+
+@testable import Rewind
 
 /// A section's model for sectioned lists.
 struct SectionName: Hashable, Sendable, Differentiable, ExpressibleByStringLiteral {
@@ -39,7 +40,9 @@ struct RowList: Reducer {
     case .insert(let row, let index): state.rows.insert(row, at: min(max(0, index), state.rows.count))
     case .delete(let id): state.rows.remove(id: id)
     case .move(let from, let to):
-      if state.rows.indices.contains(from), state.rows.indices.contains(to) { state.rows.move(from: from, to: to) }
+      if state.rows.indices.contains(from), state.rows.indices.contains(to) {
+        state.rows.move(from: from, to: to)
+      }
     case .rename(let id, let title): state.rows[id: id]?.title = title
     case .select(let id): state.selection = id
     case .touchUnrelated: state.unrelated += 1
@@ -52,10 +55,16 @@ struct RowList: Reducer {
     switch Int.random(in: 0..<10, using: &random) {
     case 0, 1, 2:
       nextID += 1
-      return .insert(Row(id: nextID, title: "r\(nextID)"), at: Int.random(in: 0...max(0, count), using: &random))
+      return .insert(
+        Row(id: nextID, title: "r\(nextID)"), at: Int.random(in: 0...max(0, count), using: &random))
     case 3, 4: return .delete(id: Int.random(in: 0...max(1, nextID), using: &random))
-    case 5: return .move(from: Int.random(in: 0..<max(1, count), using: &random), to: Int.random(in: 0..<max(1, count), using: &random))
-    case 6, 7: return .rename(id: Int.random(in: 0...max(1, nextID), using: &random), "t\(Int.random(in: 0..<9, using: &random))")
+    case 5:
+      return .move(
+        from: Int.random(in: 0..<max(1, count), using: &random),
+        to: Int.random(in: 0..<max(1, count), using: &random))
+    case 6, 7:
+      return .rename(
+        id: Int.random(in: 0...max(1, nextID), using: &random), "t\(Int.random(in: 0..<9, using: &random))")
     case 8: return .select(Int.random(in: 0...9, using: &random))
     default: return .touchUnrelated
     }
@@ -144,7 +153,9 @@ private func consume(
       }
       let expected = try store.state(at: observation.lastSequence).rows.elements
       #expect(elements == expected, "seed \(seed), subscriber \(index): replaying changesets")
-      #expect(observation.lastElements == store.state.rows.elements, "seed \(seed), subscriber \(index): final state")
+      #expect(
+        observation.lastElements == store.state.rows.elements,
+        "seed \(seed), subscriber \(index): final state")
       for (earlier, later) in zip(observation.ranges, observation.ranges.dropFirst()) {
         #expect(later.lowerBound == earlier.upperBound + 1, "seed \(seed): ranges leave no gap")
       }
@@ -158,8 +169,9 @@ private func consume(
     store.send(.rename(id: 5, "five"))
     let staged = try store.changeset(of: \.rows, from: 4, to: 12)
     #expect(try staged.apply(to: store.state(at: 4).rows.elements) == store.state.rows.elements)
-    #expect(try store.changeset(of: \.rows, from: 12, to: 4).apply(to: store.state.rows.elements)
-      == store.state(at: 4).rows.elements)
+    #expect(
+      try store.changeset(of: \.rows, from: 12, to: 4).apply(to: store.state.rows.elements)
+        == store.state(at: 4).rows.elements)
   }
 
   @Test func theFirstUpdateIsTheCurrentSnapshot() async {
@@ -191,9 +203,14 @@ private func consume(
     _ = await iterator.next()
     let a = RowList.Row(id: 1, title: "a")
     let b = RowList.Row(id: 2, title: "b")
-    store.send(.setSections([ArraySection(model: "inbox", elements: [a, b]), ArraySection(model: "later", elements: [])]))
+    store.send(
+      .setSections([
+        ArraySection(model: "inbox", elements: [a, b]), ArraySection(model: "later", elements: []),
+      ]))
     let first = try #require(await iterator.next())
-    store.send(.setSections([ArraySection(model: "inbox", elements: [a]), ArraySection(model: "later", elements: [b])]))
+    store.send(
+      .setSections([ArraySection(model: "inbox", elements: [a]), ArraySection(model: "later", elements: [b])])
+    )
     let second = try #require(await iterator.next())
     #expect(try second.changeset.apply(to: first.elements) == store.state.sections)
     #expect(second.changeset.stages.flatMap(\.elementMoved).count == 1, "a move across sections")
@@ -270,11 +287,12 @@ private func consume(
       weakStore = store
       let sequence = store.changesets(of: \.rows)
       for _ in 0..<10 {
-        tasks.append(Task {
-          var count = 0
-          for await _ in sequence { count += 1 }
-          return count
-        })
+        tasks.append(
+          Task {
+            var count = 0
+            for await _ in sequence { count += 1 }
+            return count
+          })
       }
       while store.hub.subscriberCount < 10 { await Task.yield() }
     }

@@ -95,15 +95,17 @@ struct Loader: Reducer {
   @Test func releasingTheStoreCancelsItsEffects() async {
     let probe = CancellationProbe()
     do {
-      let store = Store(initialState: 0, reducer: Reduce<Int, Bool> { _, _ in
-        .run { _ in
-          await withTaskCancellationHandler {
-            try? await Task.sleep(for: .seconds(3_600))
-          } onCancel: {
-            probe.mark()
+      let store = Store(
+        initialState: 0,
+        reducer: Reduce<Int, Bool> { _, _ in
+          .run { _ in
+            await withTaskCancellationHandler {
+              try? await Task.sleep(for: .seconds(3_600))
+            } onCancel: {
+              probe.mark()
+            }
           }
-        }
-      })
+        })
       store.send(true)
     }
     #expect(await eventually { probe.count == 1 })
@@ -111,10 +113,12 @@ struct Loader: Reducer {
 
   @Test func mergeAndMapCombineEffects() async {
     let effect = Effect<Int>.merge(.send(1), .none, .send(2)).map { "\($0)" }
-    let store = Store(initialState: [String](), reducer: Reduce<[String], String> { log, action in
-      log.append(action)
-      return action == "start" ? effect : .none
-    })
+    let store = Store(
+      initialState: [String](),
+      reducer: Reduce<[String], String> { log, action in
+        log.append(action)
+        return action == "start" ? effect : .none
+      })
     store.send("start")
     #expect(store.state == ["start", "1", "2"])
   }

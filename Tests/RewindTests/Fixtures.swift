@@ -1,5 +1,6 @@
 import Foundation
 import Rewind
+import RewindTesting
 
 /// A counter: the smallest reducer.
 struct Counter: Reducer {
@@ -114,18 +115,8 @@ final class DiagnosticLog: Sendable {
   @Sendable func record(_ diagnostic: Diagnostic) { lock.withLock { items.append(diagnostic) } }
 }
 
-/// A deterministic generator for seeded tests (SplitMix64).
-struct SeededGenerator: RandomNumberGenerator {
-  private var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
+/// The seeded generator of the tests.
+typealias SeededGenerator = SplitMix64
 
 /// Polls `condition` until it holds or a generous limit passes; for waiting on async effects.
 func eventually(_ condition: () -> Bool) async -> Bool {

@@ -49,7 +49,8 @@ private func makeStore(
   clock: ManualClock = ManualClock(), journal: InMemoryJournal<Document.Action> = InMemoryJournal(),
   history: HistoryConfiguration<Document.Action> = Document.history
 ) throws -> Store<Document.State, Document.Action> {
-  try Store(initialState: Document.State(), reducer: Document(), journal: journal, clock: clock, history: history)
+  try Store(
+    initialState: Document.State(), reducer: Document(), journal: journal, clock: clock, history: history)
 }
 
 @Suite(.timeLimit(.minutes(2))) struct UndoRuleTests {
@@ -164,7 +165,8 @@ private func makeStore(
   @Test func endingAnUnopenedTransactionIsADiagnosticAndNoEvent() throws {
     let log = DiagnosticLog()
     let store = try Store(
-      initialState: Document.State(), reducer: Document(), journal: InMemoryJournal(), history: Document.history,
+      initialState: Document.State(), reducer: Document(), journal: InMemoryJournal(),
+      history: Document.history,
       diagnostics: log.record)
     store.endTransaction()
     #expect(store.sequence == 0)
@@ -178,10 +180,11 @@ private func makeStore(
     store.undo()  // 3: back to #1
     store.send(.add("c"))  // 4: new branch
     #expect(!store.canRedo)
-    #expect(store.branches == [
-      HistoryBranch(base: 0, first: 1, last: 2),
-      HistoryBranch(base: 1, first: 3, last: 4),
-    ])
+    #expect(
+      store.branches == [
+        HistoryBranch(base: 0, first: 1, last: 2),
+        HistoryBranch(base: 1, first: 3, last: 4),
+      ])
     // The abandoned branch is still reachable.
     #expect(try store.state(at: 2).items == ["a", "b"])
     try store.restore(to: 2)
@@ -206,7 +209,11 @@ private func makeStore(
     let store = try makeStore()
     store.send(.add("a"))
     let changed = ObservedOnce()
-    withObservationTracking { _ = store.state } onChange: { changed.mark() }
+    withObservationTracking {
+      _ = store.state
+    } onChange: {
+      changed.mark()
+    }
     store.undo()
     #expect(changed.count == 1)
   }
@@ -272,12 +279,19 @@ private func makeStore(
     var openTransactions = 0
 
     for _ in 0..<400 {
-      if Bool.random(using: &random) { await clock.advance(by: .milliseconds(Int64.random(in: 0...1_500, using: &random))) }
+      if Bool.random(using: &random) {
+        await clock.advance(by: .milliseconds(Int64.random(in: 0...1_500, using: &random)))
+      }
       switch Int.random(in: 0..<12, using: &random) {
       case 0, 1: store.send(.type(String(UnicodeScalar(UInt8.random(in: 97...122, using: &random)))))
       case 2, 3: store.send(.add("i\(Int.random(in: 0..<50, using: &random))"))
       case 4: store.send(.scroll(Int.random(in: 0..<100, using: &random)))
-      case 5: if Int.random(in: 0..<4, using: &random) == 0 { store.send(.clear) } else { store.send(.addTwice("t")) }
+      case 5:
+        if Int.random(in: 0..<4, using: &random) == 0 {
+          store.send(.clear)
+        } else {
+          store.send(.addTwice("t"))
+        }
       case 6, 7: store.undo()
       case 8: store.redo()
       case 9:

@@ -46,7 +46,8 @@ import Testing
   @Test func codableRoundTripAndDuplicateIdsAreADecodingError() throws {
     let data = try JSONEncoder().encode(sample())
     #expect(try JSONDecoder().decode(IdentifiedArray<Mail>.self, from: data) == sample())
-    let duplicated = Data(#"[{"id":1,"subject":"a","isFlagged":false},{"id":1,"subject":"b","isFlagged":false}]"#.utf8)
+    let duplicated = Data(
+      #"[{"id":1,"subject":"a","isFlagged":false},{"id":1,"subject":"b","isFlagged":false}]"#.utf8)
     #expect(throws: DecodingError.self) {
       _ = try JSONDecoder().decode(IdentifiedArray<Mail>.self, from: duplicated)
     }

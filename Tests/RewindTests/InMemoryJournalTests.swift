@@ -4,9 +4,10 @@ import Testing
 
 @Suite struct InMemoryJournalTests {
   private func event(_ sequence: UInt64) -> Event<Int> {
-    Event(sequence: sequence, timestamp: Date(timeIntervalSince1970: Double(sequence)),
-          metadata: EventMetadata(actor: nil, source: .user, correlationID: CorrelationID(rawValue: sequence)),
-          action: Int(sequence))
+    Event(
+      sequence: sequence, timestamp: Date(timeIntervalSince1970: Double(sequence)),
+      metadata: EventMetadata(actor: nil, source: .user, correlationID: CorrelationID(rawValue: sequence)),
+      action: Int(sequence))
   }
 
   @Test func appendRefusesASequenceGap() throws {

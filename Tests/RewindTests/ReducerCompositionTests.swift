@@ -59,7 +59,8 @@ import Testing
       }
     }
     enum Parent: Equatable, Sendable { case child(Child.Action) }
-    let path = ActionPath<Parent, Child.Action>(embed: Parent.child, extract: { if case .child(let a) = $0 { a } else { nil } })
+    let path = ActionPath<Parent, Child.Action>(
+      embed: Parent.child, extract: { if case .child(let a) = $0 { a } else { nil } })
     let store = Store(initialState: 0, reducer: Scope(state: \Int.self, action: path) { Child() })
     store.send(.child(.ping))
     #expect(store.state == 2)

@@ -5,7 +5,8 @@ import Testing
   @Test(arguments: [1, 2, 3, 42, 2026] as [UInt64])
   func replayingTheJournalIntoAFreshStoreGivesAnEqualState(seed: UInt64) throws {
     var random = SeededGenerator(seed: seed)
-    let initial = Mailbox.State(mails: IdentifiedArray(uniqueElements: (1...20).map { Mail(id: $0, subject: "m\($0)") }))
+    let initial = Mailbox.State(
+      mails: IdentifiedArray(uniqueElements: (1...20).map { Mail(id: $0, subject: "m\($0)") }))
     let journal = InMemoryJournal<Mailbox.Action>()
     let live = try Store(initialState: initial, reducer: Mailbox(), journal: journal, diagnostics: { _ in })
     for _ in 0..<500 {
@@ -13,7 +14,8 @@ import Testing
       let action: Mailbox.Action =
         switch Int.random(in: 0..<6, using: &random) {
         case 0: .mail(IdentifiedAction(id: id, action: .toggleFlag))
-        case 1: .mail(IdentifiedAction(id: id, action: .rename("s\(Int.random(in: 0..<100, using: &random))")))
+        case 1:
+          .mail(IdentifiedAction(id: id, action: .rename("s\(Int.random(in: 0..<100, using: &random))")))
         case 2: .counter(.add(Int.random(in: -5...5, using: &random)))
         case 3: .startDraft
         case 4: .draft(.rename("d\(id)"))
@@ -21,7 +23,8 @@ import Testing
         }
       live.send(action)
     }
-    let replayed = try Store(initialState: initial, reducer: Mailbox(), journal: journal, diagnostics: { _ in })
+    let replayed = try Store(
+      initialState: initial, reducer: Mailbox(), journal: journal, diagnostics: { _ in })
     #expect(replayed.state == live.state, "seed \(seed)")
     #expect(replayed.sequence == 500, "seed \(seed)")
   }
@@ -43,7 +46,11 @@ import Testing
       func append(_ event: Event<Counter.Action>) throws {}
       func forEachEvent(from sequence: UInt64, _ body: (Event<Counter.Action>) throws -> Void) throws {
         for number in [1, 3] as [UInt64] {
-          try body(Event(sequence: number, timestamp: .init(timeIntervalSince1970: 0), metadata: .init(actor: nil, source: .user, correlationID: .init(rawValue: number)), action: .increment))
+          try body(
+            Event(
+              sequence: number, timestamp: .init(timeIntervalSince1970: 0),
+              metadata: .init(actor: nil, source: .user, correlationID: .init(rawValue: number)),
+              action: .increment))
         }
       }
       func events(in range: ClosedRange<UInt64>) throws -> [Event<Counter.Action>] { [] }

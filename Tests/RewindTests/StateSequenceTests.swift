@@ -55,7 +55,8 @@ import Testing
   }
 
   @Test func releasingTheStoreFinishesEveryStream() async throws {
-    var store: Store<Counter.State, Counter.Action>? = Store(initialState: Counter.State(), reducer: Counter())
+    var store: Store<Counter.State, Counter.Action>? = Store(
+      initialState: Counter.State(), reducer: Counter())
     let states = try #require(store).states
     weak let weakStore = store
     let task = Task {

@@ -17,7 +17,8 @@ import Testing
     #expect(events.map(\.sequence) == [1, 2])
     #expect(events.map(\.action) == [.increment, .add(4)])
     #expect(events.allSatisfy { $0.timestamp == clock.date })
-    #expect(events[0].metadata == EventMetadata(actor: "tester", source: .user, correlationID: .init(rawValue: 1)))
+    #expect(
+      events[0].metadata == EventMetadata(actor: "tester", source: .user, correlationID: .init(rawValue: 1)))
     #expect(events[1].metadata.source == .system)
     #expect(events[1].metadata.correlationID == CorrelationID(rawValue: 2))
   }
@@ -35,7 +36,8 @@ import Testing
     store.send(.chain("a", remaining: 3))
     #expect(store.state.log == ["a3", "a2", "a1", "a0"])
     let events = try store.journal.events(in: 1...4)
-    #expect(events.map(\.metadata.source) == [.user, .effect(cause: 1), .effect(cause: 2), .effect(cause: 3)])
+    #expect(
+      events.map(\.metadata.source) == [.user, .effect(cause: 1), .effect(cause: 2), .effect(cause: 3)])
     #expect(events.allSatisfy { $0.metadata.correlationID.rawValue == 1 })
   }
 
@@ -108,14 +110,21 @@ import Testing
 
   @Test func aJournalFailureIsReportedAndTheStoreGoesOnInMemory() throws {
     let journal = InMemoryJournal<Counter.Action>()
-    try journal.append(Event(sequence: 1, timestamp: Date(), metadata: .init(actor: nil, source: .system, correlationID: .init(rawValue: 1)), action: .increment))
+    try journal.append(
+      Event(
+        sequence: 1, timestamp: Date(),
+        metadata: .init(actor: nil, source: .system, correlationID: .init(rawValue: 1)), action: .increment))
     let log = DiagnosticLog()
-    let store = try Store(initialState: Counter.State(), reducer: Counter(), journal: journal, diagnostics: log.record)
+    let store = try Store(
+      initialState: Counter.State(), reducer: Counter(), journal: journal, diagnostics: log.record)
     #expect(store.state.count == 1, "replayed")
     #expect(!store.journalStatus.isFailed)
 
     // Another writer takes sequence 2 behind the store's back: the store's event 2 is refused.
-    try journal.append(Event(sequence: 2, timestamp: Date(), metadata: .init(actor: nil, source: .system, correlationID: .init(rawValue: 2)), action: .increment))
+    try journal.append(
+      Event(
+        sequence: 2, timestamp: Date(),
+        metadata: .init(actor: nil, source: .system, correlationID: .init(rawValue: 2)), action: .increment))
     store.send(.add(10))
     #expect(store.state.count == 11)
     #expect(store.journalStatus.isFailed)

@@ -126,8 +126,9 @@ public struct IdentifiedArray<Element: Identifiable> {
   /// - Complexity: O(n).
   @inlinable
   public mutating func move(from source: Int, to destination: Int) {
-    precondition(_elements.indices.contains(source) && _elements.indices.contains(destination),
-                 "IdentifiedArray: move \(source) → \(destination) out of bounds")
+    precondition(
+      _elements.indices.contains(source) && _elements.indices.contains(destination),
+      "IdentifiedArray: move \(source) → \(destination) out of bounds")
     guard source != destination else { return }
     let element = _elements.remove(at: source)
     _elements.insert(element, at: destination)

@@ -107,7 +107,9 @@ public struct Effect<Action: Sendable>: Sendable {
 
   /// Marks the async work of this effect with `id`, so that ``cancel(id:)`` can stop it.
   ///
-  /// - Parameter cancelInFlight: cancel the work already running under `id` before starting this.
+  /// - Parameters:
+  ///   - id: any hashable, sendable value naming the work.
+  ///   - cancelInFlight: cancel the work already running under `id` before starting this.
   public func cancellable(id: some Hashable & Sendable, cancelInFlight: Bool = false) -> Effect {
     let id = EffectID(id)
     return Effect(

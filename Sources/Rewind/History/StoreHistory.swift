@@ -33,7 +33,7 @@ struct StoreHistory<State> {
 ///
 /// The first branch starts where the store's history starts. Each undo, redo or restore starts a new one
 /// from the state it brought back; the branch it left stays in the log, reachable with
-/// ``Store/state(at:)`` and ``Store/restore(to:)``.
+/// ``Store/state(at:)`` and ``Store/restore(to:from:)``.
 public struct HistoryBranch: Sendable, Hashable, CustomStringConvertible {
   /// The sequence number whose state the branch continues from.
   public var base: UInt64

@@ -131,12 +131,18 @@ struct UndoHistory<State> {
       redoEntries.removeAll()
     case .step(let name):
       guard let stateBefore else { return }
-      push(Step(name: name, stateBefore: stateBefore, before: sequence - 1, coalesceKey: nil, lastTimestamp: timestamp))
+      push(
+        Step(
+          name: name, stateBefore: stateBefore, before: sequence - 1, coalesceKey: nil,
+          lastTimestamp: timestamp))
     case .coalesce(let key, let window, let name):
       if canCoalesce(key: key, window: window, at: timestamp) {
         undoSteps[undoSteps.count - 1].lastTimestamp = timestamp
       } else if let stateBefore {
-        push(Step(name: name, stateBefore: stateBefore, before: sequence - 1, coalesceKey: key, lastTimestamp: timestamp))
+        push(
+          Step(
+            name: name, stateBefore: stateBefore, before: sequence - 1, coalesceKey: key,
+            lastTimestamp: timestamp))
       }
     }
   }
@@ -168,7 +174,10 @@ struct UndoHistory<State> {
   @inlinable
   mutating func recordRestore(current: State, sequence: UInt64, timestamp: Date, target: UInt64) {
     guard limit > 0, transaction == nil else { return }
-    push(Step(name: "Restore to #\(target)", stateBefore: current, before: sequence - 1, coalesceKey: nil, lastTimestamp: timestamp))
+    push(
+      Step(
+        name: "Restore to #\(target)", stateBefore: current, before: sequence - 1, coalesceKey: nil,
+        lastTimestamp: timestamp))
   }
 
   @inlinable
@@ -176,7 +185,8 @@ struct UndoHistory<State> {
     if transaction != nil {
       transaction?.depth += 1
     } else {
-      transaction = Transaction(name: name, depth: 1, stateBefore: current, before: sequence - 1, hasUndoableAction: false)
+      transaction = Transaction(
+        name: name, depth: 1, stateBefore: current, before: sequence - 1, hasUndoableAction: false)
     }
   }
 
@@ -193,7 +203,10 @@ struct UndoHistory<State> {
     }
     transaction = nil
     if limit > 0, open.hasUndoableAction {
-      push(Step(name: open.name, stateBefore: open.stateBefore, before: open.before, coalesceKey: nil, lastTimestamp: timestamp))
+      push(
+        Step(
+          name: open.name, stateBefore: open.stateBefore, before: open.before, coalesceKey: nil,
+          lastTimestamp: timestamp))
     }
     return true
   }

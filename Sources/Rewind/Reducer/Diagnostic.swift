@@ -1,7 +1,7 @@
 /// Something a reducer or the store noticed that is not an error of the program but deserves attention.
 ///
-/// Diagnostics reach the handler given to ``Store/init(initialState:reducer:journal:clock:actor:diagnostics:)``;
-/// a ``TestStore`` fails the test on any it did not expect.
+/// Diagnostics reach the `diagnostics` handler given to the ``Store`` when it was created; a `TestStore`
+/// (from RewindTesting) fails the test on any it did not expect.
 public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
   /// What kind of thing happened.
   public enum Kind: String, Sendable, Hashable, Codable {
@@ -15,6 +15,9 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     case journalFailed
     /// A history command had nothing to act on, such as ending a transaction that was never begun.
     case historyCommandIgnored
+    /// An action carried a value outside its domain, such as a button index past the last button; the
+    /// action changed nothing.
+    case invalidInput
   }
 
   /// What kind of thing happened.

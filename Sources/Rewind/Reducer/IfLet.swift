@@ -36,10 +36,12 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
     var childEffect = Effect<Parent.Action>.none
     if let childAction = toChildAction.extract(action) {
-      if state[keyPath: toChildState] != nil {
-        // Present, checked on the line above: mutate in place instead of copying the child state out.
-        childEffect = child.reduce(into: &state[keyPath: toChildState]!, action: childAction)
-          .map(toChildAction.embed)
+      if var childState = state[keyPath: toChildState] {
+        // Moved out and back, leaving nil meanwhile, so the child state stays uniquely referenced and
+        // the reducer mutates it without a copy.
+        state[keyPath: toChildState] = nil
+        childEffect = child.reduce(into: &childState, action: childAction).map(toChildAction.embed)
+        state[keyPath: toChildState] = childState
       } else {
         childEffect = .diagnostic(
           Diagnostic(

@@ -39,7 +39,9 @@ public enum ReducerBuilder<State, Action: Sendable> {
   }
 
   @inlinable
-  public static func buildLimitedAvailability<R: Reducer<State, Action>>(_ reducer: R) -> Reduce<State, Action>
+  public static func buildLimitedAvailability<R: Reducer<State, Action>>(_ reducer: R) -> Reduce<
+    State, Action
+  >
   where R: Sendable {
     Reduce(reducer)
   }

@@ -42,7 +42,6 @@ final class StateHub<State: Sendable>: Sendable {
   @usableFromInline let published: Atomic<UInt64>
   let isFinishedFlag = Atomic<Bool>(false)
 
-
   init(state: State, sequence: UInt64, history: StoreHistory<State>) {
     core = Mutex(Core(state: state, sequence: sequence, history: history))
     published = Atomic(sequence)
@@ -96,7 +95,9 @@ final class StateHub<State: Sendable>: Sendable {
 
   /// `.some(snapshot)` when one newer than `sequence` is ready, `.some(nil)` when finished, else `nil`.
   private func readySnapshot(after sequence: UInt64?) -> Snapshot?? {
-    if let sequence, published.load(ordering: .acquiring) <= sequence, !isFinishedFlag.load(ordering: .acquiring) {
+    if let sequence, published.load(ordering: .acquiring) <= sequence,
+      !isFinishedFlag.load(ordering: .acquiring)
+    {
       return .none
     }
     return core.withLock { core in

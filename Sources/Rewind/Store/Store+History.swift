@@ -13,7 +13,10 @@ extension Store {
   /// Does nothing when there is nothing to undo or a transaction is open. Like `send`, it is queued when
   /// called during a send on the same thread.
   public func undo(from origin: Origin = .user) {
-    dispatch(PendingEvent(payload: .command(.undo(to: 0)), actor: origin.actor, source: origin.source, correlationID: origin.correlationID))
+    dispatch(
+      PendingEvent(
+        payload: .command(.undo(to: 0)), actor: origin.actor, source: origin.source,
+        correlationID: origin.correlationID))
   }
 
   /// Brings back the step the newest undo took back. Recorded as an event.
@@ -21,7 +24,10 @@ extension Store {
   /// Does nothing when there is nothing to redo. A new undoable action after an undo clears redo: it
   /// starts a new branch, and the old one stays in the log.
   public func redo(from origin: Origin = .user) {
-    dispatch(PendingEvent(payload: .command(.redo(to: 0)), actor: origin.actor, source: origin.source, correlationID: origin.correlationID))
+    dispatch(
+      PendingEvent(
+        payload: .command(.redo(to: 0)), actor: origin.actor, source: origin.source,
+        correlationID: origin.correlationID))
   }
 
   /// Whether ``undo(from:)`` would take back a step.
@@ -35,7 +41,9 @@ extension Store {
   public var undoStepName: String? { readHistory { $0.undo.canUndo ? $0.undo.undoSteps.last?.name : nil } }
 
   /// The name of the step ``redo(from:)`` would bring back.
-  public var redoStepName: String? { readHistory { $0.undo.canRedo ? $0.undo.redoEntries.last?.step.name : nil } }
+  public var redoStepName: String? {
+    readHistory { $0.undo.canRedo ? $0.undo.redoEntries.last?.step.name : nil }
+  }
 
   /// The number of steps that can be undone.
   public var undoStepCount: Int { readHistory { $0.undo.canUndo ? $0.undo.undoSteps.count : 0 } }
@@ -46,17 +54,25 @@ extension Store {
   /// (a gesture from began to ended, or several edits made as one). Transactions nest; the outermost names
   /// the step. Recorded as an event.
   public func beginTransaction(_ name: String, from origin: Origin = .user) {
-    dispatch(PendingEvent(payload: .command(.beginTransaction(name: name)), actor: origin.actor, source: origin.source, correlationID: origin.correlationID))
+    dispatch(
+      PendingEvent(
+        payload: .command(.beginTransaction(name: name)), actor: origin.actor, source: origin.source,
+        correlationID: origin.correlationID))
   }
 
   /// Closes the innermost open transaction. Recorded as an event; reported as a diagnostic and not
   /// recorded when no transaction is open.
   public func endTransaction(from origin: Origin = .user) {
-    dispatch(PendingEvent(payload: .command(.endTransaction), actor: origin.actor, source: origin.source, correlationID: origin.correlationID))
+    dispatch(
+      PendingEvent(
+        payload: .command(.endTransaction), actor: origin.actor, source: origin.source,
+        correlationID: origin.correlationID))
   }
 
   /// Runs `body`, whose sends form one undo step named `name`.
-  public func transaction<Result>(_ name: String, from origin: Origin = .user, _ body: () throws -> Result) rethrows -> Result {
+  public func transaction<Result>(_ name: String, from origin: Origin = .user, _ body: () throws -> Result)
+    rethrows -> Result
+  {
     beginTransaction(name, from: origin)
     defer { endTransaction(from: origin) }
     return try body()
@@ -209,7 +225,8 @@ extension Store {
   func processCommand(_ pending: PendingEvent<State, Action>) {
     guard let planned = hub.core.withLock({ Self.plan(pending, core: $0) }) else {
       if case .command(.endTransaction) = pending.payload {
-        reportDiagnostic(Diagnostic(kind: .historyCommandIgnored, message: "endTransaction() without an open transaction"))
+        reportDiagnostic(
+          Diagnostic(kind: .historyCommandIgnored, message: "endTransaction() without an open transaction"))
       }
       return
     }

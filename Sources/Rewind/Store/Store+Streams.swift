@@ -9,7 +9,8 @@ extension Store {
   ///   if update.isInitial { table.reloadData(update.elements) } else { table.apply(update.changeset) }
   /// }
   /// ```
-  public func changesets<C: Collection & Sendable>(of keyPath: KeyPath<State, C> & Sendable) -> ChangesetSequence<State, C.Element>
+  public func changesets<C: Collection & Sendable>(of keyPath: KeyPath<State, C> & Sendable)
+    -> ChangesetSequence<State, C.Element>
   where C.Element: Differentiable & Sendable {
     ChangesetSequence(
       hub: hub, extract: { Array($0[keyPath: keyPath]) },
@@ -29,7 +30,9 @@ extension Store {
   }
 
   /// The value at `keyPath`: first the current one, then each time it really changes.
-  public func values<Value: Equatable & Sendable>(of keyPath: KeyPath<State, Value> & Sendable) -> ValueSequence<State, Value> {
+  public func values<Value: Equatable & Sendable>(of keyPath: KeyPath<State, Value> & Sendable)
+    -> ValueSequence<State, Value>
+  {
     ValueSequence(hub: hub, extract: { $0[keyPath: keyPath] })
   }
 
@@ -55,7 +58,9 @@ extension Store {
   public func changeset<C: Collection & Sendable>(
     of keyPath: KeyPath<State, C> & Sendable, from: UInt64, to: UInt64
   ) throws -> StagedChangeset<[C.Element]> where C.Element: Differentiable & Sendable {
-    StagedChangeset(source: Array(try state(at: from)[keyPath: keyPath]), target: Array(try state(at: to)[keyPath: keyPath]))
+    StagedChangeset(
+      source: Array(try state(at: from)[keyPath: keyPath]), target: Array(try state(at: to)[keyPath: keyPath])
+    )
   }
 
   /// The staged changes that turn the sectioned collection at `keyPath` as of event `from` into the one as
@@ -64,6 +69,7 @@ extension Store {
   public func changeset<Section: DifferentiableSection & Sendable>(
     of keyPath: KeyPath<State, [Section]> & Sendable, from: UInt64, to: UInt64
   ) throws -> StagedChangeset<[Section]> {
-    StagedChangeset(source: try state(at: from)[keyPath: keyPath], target: try state(at: to)[keyPath: keyPath])
+    StagedChangeset(
+      source: try state(at: from)[keyPath: keyPath], target: try state(at: to)[keyPath: keyPath])
   }
 }

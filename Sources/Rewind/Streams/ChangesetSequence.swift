@@ -30,13 +30,16 @@ public struct ChangesetSequence<State: Sendable, Element: Sendable>: AsyncSequen
     public mutating func next(isolation actor: isolated (any Actor)?) async -> CollectionUpdate<Element>? {
       while let snapshot = await sequence.hub.next(after: lastSequence, isolation: actor) {
         lastSequence = snapshot.sequence
-        let elements = sequence.shared.elements(at: snapshot.sequence, from: snapshot.state, extract: sequence.extract)
+        let elements = sequence.shared.elements(
+          at: snapshot.sequence, from: snapshot.state, extract: sequence.extract)
         guard let previous = delivered else {
           delivered = (elements, snapshot.sequence)
-          return CollectionUpdate(elements: elements, changeset: StagedChangeset(), events: nil, sequence: snapshot.sequence)
+          return CollectionUpdate(
+            elements: elements, changeset: StagedChangeset(), events: nil, sequence: snapshot.sequence)
         }
         let changeset = sequence.shared.changeset(
-          from: previous.sequence, to: snapshot.sequence, old: previous.elements, new: elements, diff: sequence.diff)
+          from: previous.sequence, to: snapshot.sequence, old: previous.elements, new: elements,
+          diff: sequence.diff)
         guard !changeset.stages.isEmpty else { continue }
         delivered = (elements, snapshot.sequence)
         return CollectionUpdate(

@@ -20,7 +20,9 @@ public struct CollectionUpdate<Element> {
   public var isInitial: Bool { events == nil }
 
   /// Creates an update.
-  public init(elements: [Element], changeset: StagedChangeset<[Element]>, events: ClosedRange<UInt64>?, sequence: UInt64) {
+  public init(
+    elements: [Element], changeset: StagedChangeset<[Element]>, events: ClosedRange<UInt64>?, sequence: UInt64
+  ) {
     self.elements = elements
     self.changeset = changeset
     self.events = events

@@ -37,7 +37,9 @@ final class SharedDiff<Element: Sendable>: Sendable {
     from: UInt64, to: UInt64, old: [Element], new: [Element],
     diff: ([Element], [Element]) -> StagedChangeset<[Element]>
   ) -> StagedChangeset<[Element]> {
-    if let cached = latest.withLock({ $0.diff }), cached.from == from, cached.to == to { return cached.changeset }
+    if let cached = latest.withLock({ $0.diff }), cached.from == from, cached.to == to {
+      return cached.changeset
+    }
     let changeset = diff(old, new)
     latest.withLock { latest in
       if (latest.diff?.to ?? 0) <= to { latest.diff = Entry(from: from, to: to, changeset: changeset) }
@@ -56,7 +58,9 @@ final class SharedDiffRegistry: Sendable {
 
   private let diffs = Mutex<[Key: any Sendable]>([:])
 
-  func shared<Element: Sendable>(for keyPath: AnyKeyPath, sectioned: Bool, of _: Element.Type) -> SharedDiff<Element> {
+  func shared<Element: Sendable>(for keyPath: AnyKeyPath, sectioned: Bool, of _: Element.Type) -> SharedDiff<
+    Element
+  > {
     diffs.withLock { diffs in
       let key = Key(keyPath: keyPath, sectioned: sectioned)
       if let existing = diffs[key] as? SharedDiff<Element> { return existing }

@@ -40,12 +40,15 @@ public struct StateChangeSequence<State: Sendable, Action: Sendable>: AsyncSeque
     }
 
     /// The next change, on the caller's actor; `nil` when the sequence has ended.
-    public mutating func next(isolation actor: isolated (any Actor)?) async throws -> StateChange<State, Action>? {
+    public mutating func next(isolation actor: isolated (any Actor)?) async throws -> StateChange<
+      State, Action
+    >? {
       let start = last
       guard let newest = await sequence.hub.next(after: start.sequence, isolation: actor) else { return nil }
       last = newest
       let events = try sequence.journal.events(in: (start.sequence + 1)...newest.sequence)
-      return StateChange(old: start.state, new: newest.state, from: start.sequence, to: newest.sequence, events: events)
+      return StateChange(
+        old: start.state, new: newest.state, from: start.sequence, to: newest.sequence, events: events)
     }
 
     /// The next change; `nil` when the sequence has ended.

@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Darwin)
   import Darwin
 #elseif canImport(Glibc)
@@ -5,7 +7,6 @@
 #elseif canImport(Musl)
   import Musl
 #endif
-import Synchronization
 
 /// Serializes whole `send` calls, and queues the sends that happen inside one on the same thread.
 ///

@@ -1,17 +1,9 @@
-/// SplitMix64: small, fast and seedable, so every failure can be replayed from its printed seed.
-struct TestRandom: RandomNumberGenerator {
-  private var state: UInt64
+import RewindTesting
 
-  init(seed: UInt64) { state = seed }
+/// The seeded generator of these tests: every failure can be replayed from its printed seed.
+typealias TestRandom = SplitMix64
 
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-
-  /// A uniform integer in `0..<bound` (bound > 0), cheap enough for debug builds.
+extension SplitMix64 {
+  /// A uniform-enough integer in `0..<bound` (bound > 0), cheap enough for debug builds.
   mutating func below(_ bound: Int) -> Int { Int(next() % UInt64(bound)) }
 }

@@ -1,0 +1,134 @@
+import Foundation
+
+// The scroll pass, the offset setter and programmatic scrolling (spec 2.8–2.10).
+extension CarouselState {
+  mutating func emit(_ event: CarouselEvent) { events.append(event) }
+
+  /// Ends a running scroll animation or fling early, reporting its end.
+  ///
+  /// Deviation: upstream stops them silently (touch-down, the offset setter, a new scroll), leaving a
+  /// `willBegin…` without its `didEnd…`; here every begin is matched by exactly one end.
+  mutating func interruptMotion() {
+    if scrollAnimation != nil {
+      scrollAnimation = nil
+      emit(.didEndScrollingAnimation)
+    }
+    if deceleration != nil {
+      deceleration = nil
+      emit(.didEndDecelerating)
+    }
+  }
+
+  /// Upstream's `scrollOffset` setter: stops motion, and runs a scroll pass if the value changed.
+  mutating func setOffset(_ offset: Double) {
+    interruptMotion()
+    if offset != scrollOffset {
+      scrollOffset = offset
+      didScroll()
+    }
+  }
+
+  /// Scrolls by `delta` items: an eased animation over `duration`, or a jump when `duration` is 0.
+  mutating func scroll(by delta: Double, duration: Double) {
+    guard delta.isFinite else { return }
+    if duration > 0 {
+      interruptMotion()
+      var end = scrollOffset + delta
+      if !isWrapping { end = clampedOffset(end) }
+      scrollAnimation = CarouselScrollAnimation(
+        start: scrollOffset, end: end, duration: duration, startTime: time)
+      emit(.willBeginScrollingAnimation)
+    } else {
+      setOffset(scrollOffset + delta)
+    }
+  }
+
+  /// Scrolls to `offset` along the shortest path.
+  mutating func scroll(toOffset offset: Double, duration: Double) {
+    scroll(by: minScrollDistance(from: scrollOffset, to: offset), duration: duration)
+  }
+
+  /// Scrolls to item `index`, not pre-clamped (a wrapped target is normalised by the scroll pass).
+  mutating func scroll(toItem index: Int, duration: Double) {
+    scroll(toOffset: Double(index), duration: duration)
+  }
+
+  /// Scrolls by whole items: animated from the nearest boundary, or a jump from the previous index.
+  mutating func scroll(byItems count: Int, duration: Double) {
+    if duration > 0 {
+      let x = scrollOffset
+      let k = Double(count)
+      let delta = count > 0 ? floor(x) + k - x : (count < 0 ? ceil(x) + k - x : x.rounded() - x)
+      scroll(by: delta, duration: duration)
+    } else {
+      let (sum, overflow) = previousItemIndex.addingReportingOverflow(count)
+      let target = overflow ? (count > 0 ? Int.max : Int.min) : sum
+      setOffset(Double(clampedIndex(target)))
+    }
+  }
+
+  /// The central step after every offset change: clamp, track the index, reload the window, report.
+  mutating func didScroll() {
+    if isWrapping || !properties.bounces {
+      scrollOffset = clampedOffset(scrollOffset)
+    } else {
+      let lower = -properties.bounceDistance
+      let upper = Double(max(numberOfItems - 1, 0)) + properties.bounceDistance
+      if scrollOffset < lower {
+        scrollOffset = lower
+        startVelocity = 0
+      } else if scrollOffset > upper {
+        scrollOffset = upper
+        startVelocity = 0
+      }
+    }
+    let current = currentItemIndex
+    let difference = minScrollDistance(fromIndex: current, toIndex: previousItemIndex)
+    if difference != 0 {
+      toggleTime = time
+      toggle = Double(max(-1, min(1, difference)))
+    }
+    updateLoadedItems()
+    overwriteToggleFromCentreItem()
+    if abs(scrollOffset - previousScrollOffset) > CarouselConstants.floatErrorMargin { emit(.didScroll) }
+    if previousItemIndex != current { emit(.currentItemIndexDidChange(current)) }
+    previousScrollOffset = scrollOffset
+    previousItemIndex = current
+  }
+
+  /// While moving on its own or out of range, Cover Flow 2's toggle follows the item at the centre.
+  ///
+  /// Upstream derives it from whichever item its transform loop visits last (dictionary order, spec
+  /// 2.11 ⚠); here it comes from the current item, the one nearest the centre.
+  mutating func overwriteToggleFromCentreItem() {
+    let count = numberOfItems
+    guard count > 0 else { return }
+    let outOfRange = !isWrapping && (scrollOffset < 0 || scrollOffset >= Double(count - 1))
+    let moving =
+      deceleration != nil || (scrollAnimation != nil && !isDragging && !didDrag)
+      || (autoscroll != 0 && !isDragging)
+    guard moving || outOfRange else { return }
+    let offset = offset(forItem: currentItemIndex)
+    let clamped = max(-1, min(1, offset))
+    if offset > 0 {
+      toggle = offset <= 0.5 ? -clamped : 1 - clamped
+    } else {
+      toggle = offset > -0.5 ? -clamped : -1 - clamped
+    }
+  }
+
+  /// Upstream's layout pass: settle on the current item (always a 0.4 s animation, even in place), or
+  /// clamp the offset, then run the scroll pass.
+  mutating func layOut() {
+    previousScrollOffset = scrollOffset
+    if scrollAnimation == nil, deceleration == nil, autoscroll == 0 {
+      let current = currentItemIndex
+      if properties.scrollToItemBoundary, current != -1 {
+        scroll(toItem: current, duration: CarouselConstants.scrollDuration)
+      } else {
+        scrollOffset = clampedOffset(scrollOffset)
+      }
+    }
+    didScroll()
+  }
+}

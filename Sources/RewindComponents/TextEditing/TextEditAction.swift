@@ -1,0 +1,40 @@
+import Rewind
+
+/// What happens to an editable title.
+public enum TextEditAction: Equatable, Sendable, Codable {
+  /// Begin editing; `now` anchors tick-driven auto-save (otherwise the first tick does).
+  case begin(now: Double? = nil)
+  /// The editor gained focus.
+  case focus
+  /// Programmatic text: the editor's while editing, else the title. No validation, no length limit.
+  case setText(String)
+  /// User input replacing the UTF-16 range `location..<location+length` with `replacement`; a lone "\n"
+  /// is the Return key.
+  case input(location: Int, length: Int, replacement: String)
+  /// End editing: validate (reporting a failure), then commit.
+  case end
+  /// Commit silently: nothing happens when a rule fails.
+  case commit
+  /// Cancel: restore the original title.
+  case cancel
+  /// A tick at `now` seconds: drives auto-save without a clock.
+  case tick(now: Double)
+  /// An auto-save fired (sent by the clock effect).
+  case autoSaveFired
+  /// The row is reused: cancel any edit, clear the title, detach the delegate.
+  case prepareForReuse
+  /// A delegate listens again.
+  case attachDelegate
+}
+
+extension TextEditAction {
+  /// The suggested undo policy: typing coalesces per second, ending and committing are steps, the rest is
+  /// transient.
+  public var suggestedUndoPolicy: UndoPolicy {
+    switch self {
+    case .input, .setText: .coalesce(key: "typing", window: .seconds(1), name: "Typing")
+    case .end, .commit, .cancel: .step(name: "Edit")
+    default: .ignore
+    }
+  }
+}
