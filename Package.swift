@@ -28,11 +28,13 @@ let package = Package(
       path: "Benchmarks"
     ),
     .executableTarget(name: "Mailbox", dependencies: ["Rewind"], path: "Examples/Mailbox"),
+    .executableTarget(name: "rewind-crash-child", dependencies: ["Rewind", "RewindLog"], path: "Tests/CrashChild"),
     .testTarget(name: "RewindDiffTests", dependencies: ["RewindDiff", "RewindTesting"]),
     .testTarget(name: "RewindTests", dependencies: ["Rewind", "RewindTesting"]),
     .testTarget(name: "RewindTestingTests", dependencies: ["Rewind", "RewindTesting"]),
     .testTarget(
       name: "RewindComponentsTests", dependencies: ["RewindComponents", "Rewind", "RewindDiff", "RewindTesting"]),
+    .testTarget(name: "RewindLogTests", dependencies: ["RewindLog", "Rewind"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -9,6 +9,7 @@ let suites: [Suite] = [
   historySuite,
   streamsSuite,
   componentsSuite,
+  journalSuite,
 ]
 
 let usage = """

@@ -18,6 +18,21 @@ public protocol Journal<Action>: AnyObject, Sendable {
 
   /// The events whose sequence numbers lie in `range`.
   func events(in range: ClosedRange<UInt64>) throws -> [Event<Action>]
+
+  /// Suspends until every event through `sequence` is durable. A journal in memory returns at once.
+  /// - Throws: when the journal can no longer make those events durable.
+  func waitForDurability(through sequence: UInt64) async throws
+
+  /// The error that stopped the journal from making events durable, if any; `nil` while healthy.
+  var failure: (any Error)? { get }
+}
+
+extension Journal {
+  /// Returns at once: nothing to wait for.
+  public func waitForDurability(through sequence: UInt64) async throws {}
+
+  /// `nil`: a journal that refuses nothing on its own.
+  public var failure: (any Error)? { nil }
 }
 
 /// Why a journal refused an event or could not be read.

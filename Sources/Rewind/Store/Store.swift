@@ -183,7 +183,7 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
 
   /// Whether the journal refused an event. The store then keeps working in memory and stops appending.
   public var journalStatus: JournalStatus {
-    journalFailure.withLock { error in error.map(JournalStatus.failed) ?? .healthy }
+    (journalFailure.withLock { $0 } ?? journal.failure).map(JournalStatus.failed) ?? .healthy
   }
 
   /// The number of effect tasks still running.

@@ -1,0 +1,61 @@
+/// Every file operation the log makes, so tests can substitute a layer that injects faults and simulates
+/// power loss. Paths are plain strings; directories are separated by "/".
+package protocol LogFileSystem: Sendable {
+  /// Opens a file for reading and writing, creating it when `create` is true.
+  func open(_ path: String, create: Bool) throws(IOError) -> any LogFile
+  /// The names (not paths) of the entries in `directory`.
+  func contents(of directory: String) throws(IOError) -> [String]
+  /// Whether `path` names an existing file or directory.
+  func exists(_ path: String) -> Bool
+  /// Creates `directory` and its parents if missing.
+  func createDirectory(_ directory: String) throws(IOError)
+  /// Atomically replaces `destination` with `source`.
+  func rename(_ source: String, to destination: String) throws(IOError)
+  /// Removes a file.
+  func remove(_ path: String) throws(IOError)
+  /// Makes the directory's entries (creations, renames, removals) durable.
+  func syncDirectory(_ directory: String) throws(IOError)
+  /// Takes an exclusive advisory lock on `path`, failing at once when another holder has it.
+  func lock(_ path: String) throws(IOError) -> any LogFileLock
+}
+
+/// An open file.
+package protocol LogFile: AnyObject, Sendable {
+  /// The current size in bytes.
+  func size() throws(IOError) -> UInt64
+  /// Up to `count` bytes from `offset` (fewer at the end of the file).
+  func read(at offset: UInt64, count: Int) throws(IOError) -> [UInt8]
+  /// Writes all of `bytes` at `offset`.
+  func write(_ bytes: [UInt8], at offset: UInt64) throws(IOError)
+  /// Makes the file's data and size durable (fdatasync; F_FULLFSYNC on Apple systems).
+  func sync() throws(IOError)
+  /// Cuts the file to `size` bytes.
+  func truncate(to size: UInt64) throws(IOError)
+  /// Closes the file; later calls fail.
+  func close()
+}
+
+/// A held advisory lock, released by ``release()`` or when the process ends.
+package protocol LogFileLock: AnyObject, Sendable {
+  /// Releases the lock.
+  func release()
+}
+
+/// A failed file operation: the operation, the path and the `errno` value.
+public struct IOError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// What was attempted, e.g. "write" or "sync".
+  public var operation: String
+  /// The file or directory.
+  public var path: String
+  /// The `errno` value, e.g. `EIO` or `ENOSPC`.
+  public var code: Int32
+
+  /// Creates an error.
+  public init(operation: String, path: String, code: Int32) {
+    self.operation = operation
+    self.path = path
+    self.code = code
+  }
+
+  public var description: String { "\(operation) \(path) failed: \(errnoDescription(code)) (errno \(code))" }
+}

@@ -1,0 +1,172 @@
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#elseif canImport(Musl)
+  import Musl
+#endif
+
+func errnoDescription(_ code: Int32) -> String {
+  guard let text = strerror(code) else { return "error" }
+  return String(cString: text)
+}
+
+/// The real file system, through POSIX calls.
+package struct POSIXFileSystem: LogFileSystem {
+  package init() {}
+
+  package func open(_ path: String, create: Bool) throws(IOError) -> any LogFile {
+    let flags = O_RDWR | O_CLOEXEC | (create ? O_CREAT : 0)
+    let fd = retrying { Glibc_open(path, flags, 0o644) }
+    guard fd >= 0 else { throw IOError(operation: "open", path: path, code: errno) }
+    return POSIXFile(fd: fd, path: path)
+  }
+
+  package func contents(of directory: String) throws(IOError) -> [String] {
+    guard let dir = opendir(directory) else { throw IOError(operation: "list", path: directory, code: errno) }
+    defer { closedir(dir) }
+    var names: [String] = []
+    while let entry = readdir(dir) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+        String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+      }
+      if name != "." && name != ".." { names.append(name) }
+    }
+    return names
+  }
+
+  package func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+
+  package func createDirectory(_ directory: String) throws(IOError) {
+    var path = directory.hasPrefix("/") ? "" : "."
+    for component in directory.split(separator: "/") {
+      path += "/" + component
+      if mkdir(path, 0o755) != 0 && errno != EEXIST {
+        throw IOError(operation: "mkdir", path: path, code: errno)
+      }
+    }
+  }
+
+  package func rename(_ source: String, to destination: String) throws(IOError) {
+    guard Glibc_rename(source, destination) == 0 else { throw IOError(operation: "rename", path: source, code: errno) }
+  }
+
+  package func remove(_ path: String) throws(IOError) {
+    guard unlink(path) == 0 else { throw IOError(operation: "remove", path: path, code: errno) }
+  }
+
+  package func syncDirectory(_ directory: String) throws(IOError) {
+    let fd = Glibc_open(directory, O_RDONLY | O_CLOEXEC, 0)
+    guard fd >= 0 else { throw IOError(operation: "open", path: directory, code: errno) }
+    defer { _ = Glibc_close(fd) }
+    guard fsync(fd) == 0 else { throw IOError(operation: "sync", path: directory, code: errno) }
+  }
+
+  package func lock(_ path: String) throws(IOError) -> any LogFileLock {
+    let fd = Glibc_open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+    guard fd >= 0 else { throw IOError(operation: "open", path: path, code: errno) }
+    // A process forked by this one holds an inherited copy of a lock until its exec closes it, so a
+    // lock released a moment ago can look held: retry for a few milliseconds before failing.
+    var attempts = 0
+    while flock(fd, LOCK_EX | LOCK_NB) != 0 {
+      let code = errno
+      attempts += 1
+      if (code == EWOULDBLOCK || code == EINTR) && attempts < 25 {
+        usleep(2_000)
+        continue
+      }
+      _ = Glibc_close(fd)
+      throw IOError(operation: "lock", path: path, code: code)
+    }
+    return POSIXLock(fd: fd)
+  }
+}
+
+private func retrying(_ call: () -> Int32) -> Int32 {
+  while true {
+    let result = call()
+    if result >= 0 || errno != EINTR { return result }
+  }
+}
+
+// The platform's functions under names that do not clash with the protocol's methods.
+private func Glibc_open(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 { open(path, flags, mode) }
+private func Glibc_close(_ fd: Int32) -> Int32 { close(fd) }
+private func Glibc_rename(_ source: String, _ destination: String) -> Int32 { rename(source, destination) }
+
+final class POSIXLock: LogFileLock {
+  private let fd: Int32
+  init(fd: Int32) { self.fd = fd }
+  func release() { _ = Glibc_close(fd) }
+}
+
+/// A file descriptor. `pread`/`pwrite` keep no shared offset, so reads and writes may come from any thread.
+final class POSIXFile: LogFile {
+  let fd: Int32
+  let path: String
+
+  init(fd: Int32, path: String) {
+    self.fd = fd
+    self.path = path
+  }
+
+  func size() throws(IOError) -> UInt64 {
+    var info = stat()
+    guard fstat(fd, &info) == 0 else { throw IOError(operation: "stat", path: path, code: errno) }
+    return UInt64(info.st_size)
+  }
+
+  func read(at offset: UInt64, count: Int) throws(IOError) -> [UInt8] {
+    var bytes = [UInt8](repeating: 0, count: max(count, 0))
+    var done = 0
+    var failure: Int32 = 0
+    bytes.withUnsafeMutableBytes { buffer in
+      while done < count {
+        let result = pread(fd, buffer.baseAddress.map { $0 + done }, count - done, off_t(offset) + off_t(done))
+        if result < 0 {
+          if errno == EINTR { continue }
+          failure = errno
+          return
+        }
+        if result == 0 { return }
+        done += result
+      }
+    }
+    if failure != 0 { throw IOError(operation: "read", path: path, code: failure) }
+    if done < count { bytes.removeLast(count - done) }
+    return bytes
+  }
+
+  func write(_ bytes: [UInt8], at offset: UInt64) throws(IOError) {
+    var done = 0
+    var failure: Int32 = 0
+    bytes.withUnsafeBytes { buffer in
+      while done < buffer.count {
+        let result = pwrite(fd, buffer.baseAddress.map { $0 + done }, buffer.count - done, off_t(offset) + off_t(done))
+        if result < 0 {
+          if errno == EINTR { continue }
+          failure = errno
+          return
+        }
+        done += result
+      }
+    }
+    if failure != 0 { throw IOError(operation: "write", path: path, code: failure) }
+  }
+
+  func sync() throws(IOError) {
+    #if canImport(Darwin)
+      // fsync on Apple systems does not flush the drive's cache; F_FULLFSYNC does.
+      if fcntl(fd, F_FULLFSYNC) == 0 { return }
+      guard fsync(fd) == 0 else { throw IOError(operation: "sync", path: path, code: errno) }
+    #else
+      guard fdatasync(fd) == 0 else { throw IOError(operation: "sync", path: path, code: errno) }
+    #endif
+  }
+
+  func truncate(to size: UInt64) throws(IOError) {
+    guard ftruncate(fd, off_t(size)) == 0 else { throw IOError(operation: "truncate", path: path, code: errno) }
+  }
+
+  func close() { _ = Glibc_close(fd) }
+}

@@ -1,0 +1,178 @@
+/// Where one frame lives and how it ends the chain.
+struct FrameLocation: Sendable {
+  var segment: Int
+  var offset: UInt64
+  var size: UInt32
+  var firstSequence: UInt64
+  var count: UInt32
+  var chain: SHA256.Digest
+
+  var lastSequence: UInt64 { firstSequence + UInt64(count) - 1 }
+}
+
+/// A segment file as found on disk.
+struct SegmentInfo: Sendable {
+  var name: String
+  var firstSequence: UInt64
+  /// The end of its last valid frame.
+  var validEnd: UInt64
+}
+
+/// Damage at the end of the last segment that a crashed writer can leave: recovery cuts it off.
+public struct TornTail: Sendable, Hashable, CustomStringConvertible {
+  /// The segment file.
+  public var segment: String
+  /// Where the damage begins.
+  public var offset: UInt64
+  /// How many bytes follow from there (cut off when recovering).
+  public var discardedBytes: UInt64
+  /// What was found.
+  public var reason: String
+  /// True when the whole segment file was incomplete (its header was never completely written).
+  public var wholeSegment: Bool
+
+  public var description: String {
+    wholeSegment
+      ? "incomplete segment \(segment) (\(reason)) set aside"
+      : "\(reason) in \(segment) at byte \(offset); \(discardedBytes) bytes cut off"
+  }
+}
+
+/// The result of reading a log directory: its valid frames and any torn tail.
+struct ScannedLog: Sendable {
+  var logID: [UInt8]?
+  var segments: [SegmentInfo] = []
+  var frames: [FrameLocation] = []
+  var lastSequence: UInt64 = 0
+  var lastChain: SHA256.Digest?
+  var tornTail: TornTail?
+}
+
+/// Reads and checks a log directory by the recovery rules of Docs/Persistence.md, without changing it.
+struct LogScanner {
+  let fileSystem: any LogFileSystem
+  let directory: String
+
+  func segmentNames() throws(FileJournalError) -> [(name: String, first: UInt64)] {
+    let names: [String]
+    do { names = try fileSystem.contents(of: directory) } catch { throw .io(error) }
+    return names.compactMap { name in SegmentHeader.firstSequence(fromFileName: name).map { (name, $0) } }
+      .sorted { $0.first < $1.first }
+  }
+
+  func readAll(_ name: String) throws(FileJournalError) -> [UInt8] {
+    let path = directory + "/" + name
+    do {
+      let file = try fileSystem.open(path, create: false)
+      defer { file.close() }
+      let size = try file.size()
+      return try file.read(at: 0, count: Int(size))
+    } catch {
+      throw .io(error)
+    }
+  }
+
+  /// Scans every segment. Throws for damage anywhere but an incomplete tail of the last segment.
+  func scan() throws(FileJournalError) -> ScannedLog {
+    var log = ScannedLog()
+    let names = try segmentNames()
+    var expected: UInt64 = 1
+    var chain: SHA256.Digest?
+    for (index, entry) in names.enumerated() {
+      let isLast = index == names.count - 1
+      let bytes = try readAll(entry.name)
+      let header: SegmentHeader
+      switch SegmentHeader.parse(bytes) {
+      case .success(let parsed): header = parsed
+      case .failure(let problem):
+        let reason: String
+        switch problem {
+        case .short: reason = "segment header incomplete"
+        case .allZero: reason = "segment header never written"
+        case .invalid(let why): reason = why
+        }
+        // A header that is torn, in the newest segment, with nothing valid after it: the writer died while
+        // creating the segment. Anything else is damage.
+        let tornCreation: Bool
+        if case .invalid = problem { tornCreation = bytes.count <= SegmentHeader.size } else { tornCreation = true }
+        guard isLast, tornCreation, !containsFrame(bytes, after: 0) else {
+          throw .corrupted(segment: entry.name, offset: 0, lastGoodSequence: expected - 1, reason: reason)
+        }
+        log.tornTail = TornTail(
+          segment: entry.name, offset: 0, discardedBytes: UInt64(bytes.count), reason: reason, wholeSegment: true)
+        continue
+      }
+      if log.logID == nil {
+        log.logID = header.logID
+        chain = SegmentHeader.genesisChain(logID: header.logID)
+      }
+      guard header.logID == log.logID else {
+        throw .corrupted(segment: entry.name, offset: 0, lastGoodSequence: expected - 1, reason: "segment belongs to another log")
+      }
+      guard header.firstSequence == expected, entry.first == expected else {
+        throw .corrupted(
+          segment: entry.name, offset: 0, lastGoodSequence: expected - 1,
+          reason: "segment starts at event \(header.firstSequence), expected \(expected) (missing or misnamed segment)")
+      }
+      guard header.previousChain == chain else {
+        throw .tampered(segment: entry.name, offset: 0, lastGoodSequence: expected - 1)
+      }
+      var offset = SegmentHeader.size
+      scanning: while offset < bytes.count {
+        let parse = Frame.parse(bytes, at: offset)
+        switch parse {
+        case .frame(let frame):
+          let computed = Frame.chainValue(previous: chain ?? frame.storedChain, hashed: bytes[frame.hashed])
+          guard computed == frame.storedChain else {
+            throw .tampered(segment: entry.name, offset: UInt64(offset), lastGoodSequence: expected - 1)
+          }
+          guard frame.firstSequence == expected else {
+            throw .corrupted(
+              segment: entry.name, offset: UInt64(offset), lastGoodSequence: expected - 1,
+              reason: "frame starts at event \(frame.firstSequence), expected \(expected)")
+          }
+          log.frames.append(
+            FrameLocation(
+              segment: log.segments.count, offset: UInt64(offset), size: UInt32(frame.totalSize),
+              firstSequence: frame.firstSequence, count: frame.count, chain: computed))
+          chain = computed
+          expected += UInt64(frame.count)
+          offset += frame.totalSize
+        case .malformed:
+          throw .corrupted(segment: entry.name, offset: UInt64(offset), lastGoodSequence: expected - 1, reason: parse.reason)
+        case .incomplete, .zeros, .badLength, .badChecksum:
+          // Only the end of the newest segment can be torn, and only when no valid frame follows.
+          if !isLast {
+            throw .corrupted(segment: entry.name, offset: UInt64(offset), lastGoodSequence: expected - 1, reason: parse.reason)
+          }
+          if case .zeros = parse {
+          } else if let later = firstFrame(in: bytes, after: offset) {
+            throw .corrupted(
+              segment: entry.name, offset: UInt64(offset), lastGoodSequence: expected - 1,
+              reason: "\(parse.reason) followed by a valid frame at byte \(later)")
+          }
+          log.tornTail = TornTail(
+            segment: entry.name, offset: UInt64(offset), discardedBytes: UInt64(bytes.count - offset),
+            reason: parse.reason, wholeSegment: false)
+          break scanning
+        }
+      }
+      log.segments.append(SegmentInfo(name: entry.name, firstSequence: header.firstSequence, validEnd: UInt64(offset)))
+    }
+    log.lastSequence = expected - 1
+    log.lastChain = chain
+    return log
+  }
+
+  private func containsFrame(_ bytes: [UInt8], after offset: Int) -> Bool { firstFrame(in: bytes, after: offset) != nil }
+
+  /// The offset of the first checksum-valid frame that starts after `offset`.
+  private func firstFrame(in bytes: [UInt8], after offset: Int) -> Int? {
+    var candidate = offset + 1
+    while candidate + Frame.prefixSize + Frame.minimumBodySize <= bytes.count {
+      if case .frame = Frame.parse(bytes, at: candidate, detectZeros: false) { return candidate }
+      candidate += 1
+    }
+    return nil
+  }
+}

@@ -1,0 +1,57 @@
+/// When an appended event counts as durable.
+public enum Durability: Sendable, Hashable {
+  /// Events are handed to the operating system without syncing: they survive a crash of the process, not
+  /// of the machine. ``FileJournal/waitForDurability(through:)`` and ``FileJournal/flush()`` still sync.
+  case none
+  /// A committer thread writes what has accumulated as one frame, syncs, then acknowledges the whole
+  /// group. `window` delays each commit to gather more events (zero: commit as soon as the previous sync
+  /// is done). Await ``FileJournal/waitForDurability(through:)`` to know an event is durable.
+  case grouped(window: Duration = .zero)
+  /// `append` returns only after the event's frame is synced.
+  case immediate
+}
+
+/// Whether a journal still makes its events durable.
+public enum DurabilityStatus: Sendable, Hashable, CustomStringConvertible {
+  /// Every event through `durableThrough` is synced; later ones are on their way.
+  case healthy(durableThrough: UInt64)
+  /// A write or sync failed. Events after `durableThrough` may be lost; nothing more is acknowledged
+  /// until the journal is reopened.
+  case lost(IOError, durableThrough: UInt64)
+
+  /// Whether durability was lost.
+  public var isLost: Bool {
+    if case .lost = self { return true }
+    return false
+  }
+
+  public var description: String {
+    switch self {
+    case .healthy(let sequence): "durable through event \(sequence)"
+    case .lost(let error, let sequence): "durability lost after event \(sequence): \(error)"
+    }
+  }
+}
+
+/// How a file journal is laid out and when it syncs.
+public struct FileJournalOptions: Sendable, Hashable {
+  /// When events count as durable.
+  public var durability: Durability
+  /// A segment is closed and a new one started once a frame would take it past this many bytes.
+  public var segmentSize: Int
+  /// How new events are encoded. Existing events keep the codec they were written with.
+  public var codec: EventCodec
+  /// Write a snapshot of the state every this many events (a store opened with `Store.open` only).
+  public var snapshotInterval: UInt64?
+
+  /// Creates options.
+  public init(
+    durability: Durability = .grouped(), segmentSize: Int = 64 << 20, codec: EventCodec = .binary,
+    snapshotInterval: UInt64? = nil
+  ) {
+    self.durability = durability
+    self.segmentSize = max(segmentSize, 256)
+    self.codec = codec
+    self.snapshotInterval = snapshotInterval.map { max($0, 1) }
+  }
+}

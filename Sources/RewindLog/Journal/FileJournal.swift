@@ -1,0 +1,418 @@
+import Foundation
+import Rewind
+import Synchronization
+
+/// A durable ``Journal``: a directory of segment files holding checksummed, hash-chained frames.
+///
+/// ```swift
+/// let journal = try FileJournal<Counter.Action>(directory: "/path/to/log")
+/// let store = try Store(initialState: .init(), reducer: Counter(), journal: journal)
+/// store.send(.increment)
+/// try await journal.waitForDurability(through: store.sequence)
+/// ```
+///
+/// Only one journal may have a directory open at a time; a second fails at once with
+/// ``FileJournalError/locked(directory:)``. Opening recovers the log (see ``recoveryReport``).
+public final class FileJournal<Action: Codable & Sendable>: Journal {
+  /// The log directory.
+  public let directory: String
+  /// The options the journal was opened with.
+  public let options: FileJournalOptions
+  /// What recovery found and did when the journal was opened.
+  public let recoveryReport: RecoveryReport
+
+  let fileSystem: any LogFileSystem
+  let logID: [UInt8]
+  let committer: Committer
+  private let lock: any LogFileLock
+  private let closed = Atomic<Bool>(false)
+  private let restoredFrom = Locked<SnapshotRecovery?>(nil)
+  /// Whether `Action` is an enum, found by reflection once.
+  private let isEnum = Locked<Bool?>(nil)
+
+  private func actionIsEnum(_ action: Action) -> Bool {
+    isEnum.withLock { known in
+      if let known { return known }
+      let found = Mirror(reflecting: action).displayStyle == .enum
+      known = found
+      return found
+    }
+  }
+
+  /// Which snapshot `Store.open` restored the state from, and which it passed over; `nil` when the store
+  /// was not opened from snapshots.
+  public var snapshotRecovery: SnapshotRecovery? { restoredFrom.withLock { $0 } }
+
+  func setSnapshotRecovery(_ recovery: SnapshotRecovery) { restoredFrom.withLock { $0 = recovery } }
+
+  /// Opens (or creates) the log in `directory`, recovering it.
+  ///
+  /// - Throws: ``FileJournalError/locked(directory:)`` when another journal has it open;
+  ///   ``FileJournalError/corrupted(segment:offset:lastGoodSequence:reason:)`` or
+  ///   ``FileJournalError/tampered(segment:offset:lastGoodSequence:)`` for damage that is not a torn
+  ///   tail (see ``repair(directory:)``); ``FileJournalError/io(_:)`` when a file operation fails.
+  public convenience init(directory: String, options: FileJournalOptions = FileJournalOptions()) throws {
+    try self.init(directory: directory, options: options, fileSystem: POSIXFileSystem())
+  }
+
+  package init(directory: String, options: FileJournalOptions, fileSystem: any LogFileSystem) throws {
+    self.directory = directory
+    self.options = options
+    self.fileSystem = fileSystem
+    do { try fileSystem.createDirectory(directory) } catch { throw FileJournalError.io(error) }
+    do {
+      lock = try fileSystem.lock(directory + "/LOCK")
+    } catch {
+      throw FileJournalError.locked(directory: directory)
+    }
+    do {
+      let scanned = try LogScanner(fileSystem: fileSystem, directory: directory).scan()
+      if let torn = scanned.tornTail { try Self.cutOff(torn, in: directory, fileSystem: fileSystem) }
+      let writer: LogWriter
+      do {
+        writer = try LogWriter(
+          fileSystem: fileSystem, directory: directory, segmentSize: options.segmentSize, scanned: scanned)
+      } catch {
+        throw FileJournalError.io(error)
+      }
+      logID = writer.logID
+      recoveryReport = RecoveryReport(
+        lastSequence: scanned.lastSequence, tornTail: scanned.tornTail, segmentCount: max(scanned.segments.count, 1))
+      committer = Committer(writer: writer, scanned: scanned, durability: options.durability)
+    } catch {
+      lock.release()
+      throw error
+    }
+    committer.start()
+  }
+
+  /// Removes a torn tail: truncates the last segment, or sets an incomplete segment aside.
+  private static func cutOff(_ torn: TornTail, in directory: String, fileSystem: any LogFileSystem) throws(FileJournalError) {
+    do {
+      if torn.wholeSegment {
+        try Quarantine.move(torn.segment, in: directory, fileSystem: fileSystem)
+      } else {
+        let file = try fileSystem.open(directory + "/" + torn.segment, create: false)
+        defer { file.close() }
+        try file.truncate(to: torn.offset)
+        try file.sync()
+      }
+    } catch {
+      throw .io(error)
+    }
+  }
+
+  deinit {
+    if !closed.exchange(true, ordering: .acquiringAndReleasing) {
+      committer.stop()
+      lock.release()
+    }
+  }
+
+  /// Writes and syncs everything appended, stops the committer and releases the directory.
+  /// Later appends throw ``FileJournalError/closed``.
+  /// - Throws: ``FileJournalError/durabilityLost(_:)`` when events could not be made durable.
+  public func close() throws {
+    guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+    let last = lastSequence
+    let flushError: (any Error)?
+    do { try committer.wait(for: .durable, through: last) ; flushError = nil } catch { flushError = error }
+    committer.stop()
+    lock.release()
+    if let flushError { throw flushError }
+  }
+
+  // MARK: Journal
+
+  /// The newest event appended (not necessarily durable yet); 0 when the log is empty.
+  public var lastSequence: UInt64 { committer.shared.withLock { $0.lastAppended } }
+
+  /// The newest event known to be synced.
+  public var durableSequence: UInt64 { committer.shared.withLock { $0.durable } }
+
+  /// Whether events are still being made durable. Observe it to learn that durability was lost.
+  public var durabilityStatus: DurabilityStatus {
+    committer.shared.withLock { shared in
+      shared.failure.map { .lost($0, durableThrough: shared.durable) } ?? .healthy(durableThrough: shared.durable)
+    }
+  }
+
+  /// The durability status now, then once more if durability is lost; finishes then or at ``close()``.
+  ///
+  /// ```swift
+  /// for await status in journal.durabilityStatusUpdates() where status.isLost { showWarning(status) }
+  /// ```
+  public func durabilityStatusUpdates() -> AsyncStream<DurabilityStatus> {
+    let (stream, continuation) = AsyncStream.makeStream(of: DurabilityStatus.self)
+    let current = committer.shared.withLock { shared -> DurabilityStatus? in
+      if let failure = shared.failure { return .lost(failure, durableThrough: shared.durable) }
+      if shared.closing { return nil }
+      shared.statusObservers.append(continuation)
+      return .healthy(durableThrough: shared.durable)
+    }
+    if let current {
+      continuation.yield(current)
+      if current.isLost { continuation.finish() }
+    } else {
+      continuation.finish()
+    }
+    return stream
+  }
+
+  /// The error that stopped durability, for the store's `journalStatus`.
+  public var failure: (any Error)? {
+    committer.shared.withLock { $0.failure.map { FileJournalError.durabilityLost($0) } }
+  }
+
+  /// Encodes `event` and hands it to the committer; with ``Durability/immediate``, returns after its sync.
+  ///
+  /// - Throws: `JournalError.sequenceGap` for a misnumbered event, ``FileJournalError/durabilityLost(_:)``
+  ///   once a write or sync failed, ``FileJournalError/closed`` after ``close()``, and encoding errors.
+  public func append(_ event: Event<Action>) throws {
+    let record = try encodeRecord(event)
+    let (needed, handler) = try committer.shared.withLock { shared throws -> (Bool, (@Sendable (UInt64) -> Void)?) in
+      if let failure = shared.failure { throw FileJournalError.durabilityLost(failure) }
+      if shared.closing { throw FileJournalError.closed }
+      guard event.sequence == shared.lastAppended + 1 else {
+        throw JournalError.sequenceGap(expected: shared.lastAppended + 1, received: event.sequence)
+      }
+      if shared.open.count > 0, shared.open.records.bytes.count + record.count > Frame.targetRecordBytes {
+        shared.ready.append(shared.open)
+        shared.open = Committer.Group()
+      }
+      if shared.open.count == 0 { shared.open.first = event.sequence }
+      shared.open.records.append(record)
+      shared.open.count += 1
+      shared.lastAppended = event.sequence
+      let due = options.snapshotInterval.map { event.sequence % $0 == 0 } ?? false
+      return (shared.takeIdle(), due ? shared.snapshotHandler : nil)
+    }
+    committer.signal(needed)
+    if options.durability == .immediate { try committer.wait(for: .durable, through: event.sequence) }
+    handler?(event.sequence)
+  }
+
+  private func encodeRecord(_ event: Event<Action>) throws -> [UInt8] {
+    let payload: [UInt8]
+    var encodedCase: String?
+    do {
+      switch options.codec {
+      case .binary:
+        let node = try BinaryEncoder().encodeNode(event)
+        var writer = ByteWriter(capacity: 128)
+        node.write(to: &writer)
+        payload = writer.bytes
+        if let action = event.action, actionIsEnum(action) {
+          encodedCase = node.firstKey(at: ["payload", "action", "_0"])
+        }
+      case .json: payload = Array(try JSONEncoder().encode(event))
+      }
+    } catch {
+      throw FileJournalError.unencodableEvent(sequence: event.sequence, reason: String(describing: error))
+    }
+    let type: (name: String, version: UInt64)
+    if let action = event.action {
+      type = eventType(of: action, encodedCase: encodedCase)
+    } else if let command = event.command {
+      type = ("rewind." + reflectedTypeName(of: command), 1)
+    } else {
+      type = ("event", 1)
+    }
+    guard payload.count + type.name.utf8.count < Frame.maximumBodySize else {
+      throw FileJournalError.eventTooLarge(sequence: event.sequence, bytes: payload.count)
+    }
+    var writer = ByteWriter(capacity: payload.count + type.name.utf8.count + 16)
+    EventRecord.append(
+      codec: options.codec, schemaVersion: type.version, typeName: type.name, payload: payload, to: &writer)
+    guard writer.bytes.count <= Frame.maximumBodySize - Frame.minimumBodySize else {
+      throw FileJournalError.eventTooLarge(sequence: event.sequence, bytes: writer.bytes.count)
+    }
+    return writer.bytes
+  }
+
+  /// Suspends until every event through `sequence` is synced (with ``Durability/none``, this syncs).
+  /// - Throws: ``FileJournalError/durabilityLost(_:)`` when a write or sync failed first.
+  public func waitForDurability(through sequence: UInt64) async throws {
+    try await committer.waitAsync(for: .durable, through: sequence)
+  }
+
+  /// Blocks until every event appended so far is synced.
+  /// - Throws: ``FileJournalError/durabilityLost(_:)`` when a write or sync failed first.
+  public func flush() throws {
+    try committer.wait(for: .durable, through: lastSequence)
+  }
+
+  /// Calls `handler` (on the appending thread, outside any journal lock) with the sequence number of every
+  /// `options.snapshotInterval`-th event. `Store.open` uses it to schedule snapshots.
+  public func onSnapshotDue(_ handler: @escaping @Sendable (UInt64) -> Void) {
+    committer.shared.withLock { $0.snapshotHandler = handler }
+  }
+
+  // MARK: Reading
+
+  /// Calls `body` with every event from `sequence` on, read back from the segments and checked.
+  /// - Throws: ``FileJournalError`` when a frame changed on disk or an event cannot be decoded.
+  public func forEachEvent(from sequence: UInt64, _ body: (Event<Action>) throws -> Void) throws {
+    try forEachRecord(from: max(sequence, 1), through: nil) { sequence, record in
+      try body(try decode(record, sequence: sequence))
+    }
+  }
+
+  /// The events whose sequence numbers lie in `range`, read back from the segments.
+  public func events(in range: ClosedRange<UInt64>) throws -> [Event<Action>] {
+    var events: [Event<Action>] = []
+    try forEachRecord(from: max(range.lowerBound, 1), through: range.upperBound) { sequence, record in
+      events.append(try decode(record, sequence: sequence))
+    }
+    return events
+  }
+
+  /// Every event from `first` on (through `last`) as a tree, without the app's types: for tools.
+  public func inspect(from first: UInt64 = 1, through last: UInt64? = nil) throws -> [InspectedEvent] {
+    var result: [InspectedEvent] = []
+    try forEachRecord(from: max(first, 1), through: last) { sequence, record in
+      result.append(try InspectedEvent(sequence: sequence, record: record))
+    }
+    return result
+  }
+
+  /// The chain value of the frame that holds event `sequence`, when it is written.
+  func chainValue(containing sequence: UInt64) -> SHA256.Digest? {
+    committer.shared.withLock { shared in
+      guard let index = Self.frameIndex(in: shared.frames, containing: sequence) else { return nil }
+      return shared.frames[index].chain
+    }
+  }
+
+  /// Blocks until every event appended so far is written to the operating system, without syncing: it
+  /// then survives a crash of the process, though not of the machine.
+  public func waitUntilHandedToOS() throws {
+    try committer.wait(for: .written, through: lastSequence)
+  }
+
+  /// Waits until everything appended is written to the operating system (not synced).
+  func waitUntilWritten(through sequence: UInt64) throws {
+    try committer.wait(for: .written, through: sequence)
+  }
+
+  private static func frameIndex(in frames: [FrameLocation], containing sequence: UInt64) -> Int? {
+    var low = 0
+    var high = frames.count
+    while low < high {
+      let mid = (low + high) / 2
+      if frames[mid].lastSequence < sequence { low = mid + 1 } else { high = mid }
+    }
+    return low < frames.count && frames[low].firstSequence <= sequence ? low : nil
+  }
+
+  private func forEachRecord(
+    from first: UInt64, through last: UInt64?, _ body: (UInt64, EventRecord) throws -> Void
+  ) throws {
+    try waitUntilWritten(through: lastSequence)
+    let (frames, segments, written) = committer.shared.withLock { ($0.frames, $0.segments, $0.written) }
+    let upper = min(last ?? written, written)
+    guard first <= upper, var index = Self.frameIndex(in: frames, containing: first) else { return }
+    while index < frames.count, frames[index].firstSequence <= upper {
+      // Read a run of frames of one segment with one call.
+      var end = index
+      while end + 1 < frames.count, frames[end + 1].segment == frames[index].segment,
+        frames[end + 1].firstSequence <= upper
+      {
+        end += 1
+      }
+      let start = frames[index].offset
+      let stop = frames[end].offset + UInt64(frames[end].size)
+      let name = segments[frames[index].segment]
+      let bytes: [UInt8]
+      do {
+        let file = try fileSystem.open(directory + "/" + name, create: false)
+        defer { file.close() }
+        bytes = try file.read(at: start, count: Int(stop - start))
+      } catch {
+        throw FileJournalError.io(error)
+      }
+      for frameIndex in index...end {
+        let location = frames[frameIndex]
+        let relative = Int(location.offset - start)
+        guard relative + Int(location.size) <= bytes.count,
+          case .frame(let frame) = Frame.parse(bytes, at: relative, detectZeros: false),
+          frame.firstSequence == location.firstSequence
+        else {
+          throw FileJournalError.corrupted(
+            segment: name, offset: location.offset, lastGoodSequence: location.firstSequence - 1,
+            reason: "frame changed on disk after the log was opened")
+        }
+        for (position, range) in frame.records.enumerated() {
+          let sequence = frame.firstSequence + UInt64(position)
+          guard sequence >= first, sequence <= upper else { continue }
+          let record: EventRecord
+          do { record = try EventRecord.parse(bytes, range) } catch {
+            throw FileJournalError.corrupted(
+              segment: name, offset: location.offset, lastGoodSequence: sequence - 1, reason: "bad event record: \(error)")
+          }
+          try body(sequence, record)
+        }
+      }
+      index = end + 1
+    }
+  }
+
+  private func decode(_ record: EventRecord, sequence: UInt64) throws -> Event<Action> {
+    let event: Event<Action>
+    do {
+      switch record.codec {
+      case .binary: event = try BinaryDecoder().decode(Event<Action>.self, from: Array(record.payload))
+      case .json: event = try JSONDecoder().decode(Event<Action>.self, from: Data(record.payload))
+      }
+    } catch {
+      throw FileJournalError.undecodableEvent(
+        sequence: sequence, typeName: record.typeName, schemaVersion: record.schemaVersion,
+        reason: String(describing: error))
+    }
+    guard event.sequence == sequence else {
+      throw FileJournalError.undecodableEvent(
+        sequence: sequence, typeName: record.typeName, schemaVersion: record.schemaVersion,
+        reason: "it carries sequence number \(event.sequence)")
+    }
+    return event
+  }
+}
+
+/// What opening a log found and did.
+public struct RecoveryReport: Sendable, Hashable, CustomStringConvertible {
+  /// The newest event after recovery; 0 for an empty log.
+  public var lastSequence: UInt64
+  /// The torn tail that was cut off, if the previous writer died mid-frame.
+  public var tornTail: TornTail?
+  /// The number of segment files.
+  public var segmentCount: Int
+
+  public var description: String {
+    "recovered \(lastSequence) events in \(segmentCount) segment(s)" + (tornTail.map { "; \($0)" } ?? "")
+  }
+}
+
+/// An event read without the app's types: its envelope and payload as a tree.
+public struct InspectedEvent: Sendable, Hashable {
+  /// The position in the log.
+  public var sequence: UInt64
+  /// The recorded event type, e.g. the action's case name.
+  public var typeName: String
+  /// The recorded schema version.
+  public var schemaVersion: UInt64
+  /// The codec the payload was written with.
+  public var codec: EventCodec
+  /// The whole encoded `Event` as a tree (JSON payloads are shown as a string).
+  public var payload: BinaryValue
+
+  init(sequence: UInt64, record: EventRecord) throws {
+    self.sequence = sequence
+    typeName = record.typeName
+    schemaVersion = record.schemaVersion
+    codec = record.codec
+    switch record.codec {
+    case .binary: payload = try BinaryValue.decode(Array(record.payload))
+    case .json: payload = .string(String(decoding: record.payload, as: UTF8.self))
+    }
+  }
+}

@@ -1,0 +1,139 @@
+/// What ``FileJournal/verify(directory:)`` found: a log that opens, and its size.
+public struct VerificationReport: Sendable, Hashable, CustomStringConvertible {
+  /// The newest valid event.
+  public var lastSequence: UInt64
+  /// The number of segment files.
+  public var segmentCount: Int
+  /// The number of frames.
+  public var frameCount: Int
+  /// The chain value after the last frame, in hexadecimal: anchor it elsewhere to detect truncation.
+  public var headChain: String?
+  /// A torn tail that opening for writing would cut off.
+  public var tornTail: TornTail?
+
+  public var description: String {
+    "\(lastSequence) events in \(frameCount) frames, \(segmentCount) segment(s); head \(headChain ?? "none")"
+      + (tornTail.map { "; torn tail: \($0)" } ?? "")
+  }
+}
+
+/// What ``FileJournal/repair(directory:)`` kept and set aside.
+public struct RepairReport: Sendable, Hashable, CustomStringConvertible {
+  /// The newest event kept.
+  public var lastSequence: UInt64
+  /// Paths of the files and byte ranges moved into the quarantine directory.
+  public var quarantined: [String]
+
+  public var description: String {
+    quarantined.isEmpty
+      ? "nothing to repair; \(lastSequence) events"
+      : "kept events 1...\(lastSequence); set aside \(quarantined.joined(separator: ", "))"
+  }
+}
+
+extension FileJournal {
+  /// Checks every segment header, frame checksum, chain value and event record without changing anything.
+  ///
+  /// - Throws: ``FileJournalError/corrupted(segment:offset:lastGoodSequence:reason:)`` or
+  ///   ``FileJournalError/tampered(segment:offset:lastGoodSequence:)`` naming where.
+  public static func verify(directory: String) throws -> VerificationReport {
+    try verify(directory: directory, fileSystem: POSIXFileSystem())
+  }
+
+  package static func verify(directory: String, fileSystem: any LogFileSystem) throws -> VerificationReport {
+    let scanner = LogScanner(fileSystem: fileSystem, directory: directory)
+    let log = try scanner.scan()
+    for (index, segment) in log.segments.enumerated() {
+      let bytes = try scanner.readAll(segment.name)
+      for frame in log.frames where frame.segment == index {
+        guard case .frame(let parsed) = Frame.parse(bytes, at: Int(frame.offset), detectZeros: false) else { continue }
+        for (position, range) in parsed.records.enumerated() {
+          let sequence = parsed.firstSequence + UInt64(position)
+          do {
+            let record = try EventRecord.parse(bytes, range)
+            if record.codec == .binary { _ = try BinaryValue.decode(Array(record.payload)) }
+          } catch {
+            throw FileJournalError.corrupted(
+              segment: segment.name, offset: frame.offset, lastGoodSequence: sequence - 1,
+              reason: "event \(sequence) does not decode: \(error)")
+          }
+        }
+      }
+    }
+    return VerificationReport(
+      lastSequence: log.lastSequence, segmentCount: log.segments.count, frameCount: log.frames.count,
+      headChain: log.lastChain?.description, tornTail: log.tornTail)
+  }
+
+  /// Keeps the longest valid prefix of the log and moves everything after it (the rest of the damaged
+  /// segment and every later segment) into the `quarantine` subdirectory. Deletes nothing.
+  ///
+  /// Takes the directory's lock, so it fails with ``FileJournalError/locked(directory:)`` while a journal
+  /// has it open.
+  public static func repair(directory: String) throws -> RepairReport {
+    try repair(directory: directory, fileSystem: POSIXFileSystem())
+  }
+
+  package static func repair(directory: String, fileSystem: any LogFileSystem) throws -> RepairReport {
+    let lock: any LogFileLock
+    do { lock = try fileSystem.lock(directory + "/LOCK") } catch { throw FileJournalError.locked(directory: directory) }
+    defer { lock.release() }
+    let scanner = LogScanner(fileSystem: fileSystem, directory: directory)
+    var quarantined: [String] = []
+    do {
+      // Each pass removes the first damage found; a log has finitely many segments and bytes.
+      while true {
+        let damage: (segment: String, offset: UInt64)
+        switch Result(catching: { () throws(FileJournalError) in try scanner.scan() }) {
+        case .success(let log):
+          guard let torn = log.tornTail else { return RepairReport(lastSequence: log.lastSequence, quarantined: quarantined) }
+          damage = (torn.segment, torn.wholeSegment ? 0 : torn.offset)
+        case .failure(let error):
+          guard let located = error.location else { throw error }
+          damage = located
+        }
+        let (segment, offset) = damage
+        let names = try scanner.segmentNames().map(\.name)
+        let later = names.drop { $0 != segment }.dropFirst()
+        for name in later.reversed() { quarantined.append(try Quarantine.move(name, in: directory, fileSystem: fileSystem)) }
+        if offset < UInt64(SegmentHeader.size) {
+          quarantined.append(try Quarantine.move(segment, in: directory, fileSystem: fileSystem))
+        } else {
+          quarantined.append(try setAsideTail(of: segment, from: offset, in: directory, fileSystem: fileSystem))
+        }
+      }
+    } catch let error as IOError {
+      throw FileJournalError.io(error)
+    }
+  }
+
+  /// Copies the bytes of `segment` from `offset` into the quarantine, syncs the copy, then truncates.
+  private static func setAsideTail(
+    of segment: String, from offset: UInt64, in directory: String, fileSystem: any LogFileSystem
+  ) throws(IOError) -> String {
+    let file = try fileSystem.open(directory + "/" + segment, create: false)
+    defer { file.close() }
+    let size = try file.size()
+    let tail = size > offset ? try file.read(at: offset, count: Int(size - offset)) : []
+    let name = segment + ".from-byte-" + String(offset)
+    let copy = try fileSystem.open(directory + "/" + name, create: true)
+    try copy.truncate(to: 0)
+    try copy.write(tail, at: 0)
+    try copy.sync()
+    copy.close()
+    let path = try Quarantine.move(name, in: directory, fileSystem: fileSystem)
+    try file.truncate(to: offset)
+    try file.sync()
+    return path
+  }
+}
+
+extension FileJournalError {
+  /// The segment and offset of damage, for the errors that name one.
+  var location: (segment: String, offset: UInt64)? {
+    switch self {
+    case .corrupted(let segment, let offset, _, _), .tampered(let segment, let offset, _): (segment, offset)
+    default: nil
+    }
+  }
+}

@@ -1,1 +1,0 @@
-// RewindLog: the durable file journal. Filled by the "RewindLog" issue.

@@ -1,0 +1,86 @@
+import Foundation
+import Rewind
+
+extension FileJournal {
+  /// Writes `state`, as it is after event `sequence`, as a snapshot: temp file, sync, rename, directory
+  /// sync. Waits until event `sequence` is durable first, so a snapshot never runs ahead of the log.
+  ///
+  /// - Throws: ``FileJournalError/durabilityLost(_:)``, ``FileJournalError/io(_:)``, or encoding errors.
+  public func writeSnapshot<State: Encodable>(_ state: State, at sequence: UInt64) throws {
+    guard sequence > 0 else { return }
+    try committer.wait(for: .durable, through: sequence)
+    guard let chain = chainValue(containing: sequence) else {
+      throw FileJournalError.corrupted(
+        segment: directory, offset: 0, lastGoodSequence: lastSequence, reason: "no frame holds event \(sequence)")
+    }
+    let bytes: [UInt8] =
+      switch options.codec {
+      case .binary: try BinaryEncoder().encode(state)
+      case .json: Array(try JSONEncoder().encode(state))
+      }
+    guard bytes.count < Int(UInt32.max) - SnapshotFile.fixedSize else {
+      throw FileJournalError.unencodableEvent(sequence: sequence, reason: "the state encodes to more than 4 GiB")
+    }
+    let file = SnapshotFile(logID: logID, sequence: sequence, chain: chain, codec: options.codec, state: bytes)
+    let name = SnapshotFile.fileName(sequence: sequence)
+    let temporary = directory + "/" + name + ".tmp"
+    do {
+      let handle = try fileSystem.open(temporary, create: true)
+      defer { handle.close() }
+      try handle.truncate(to: 0)
+      try handle.write(file.encoded, at: 0)
+      try handle.sync()
+      try fileSystem.rename(temporary, to: directory + "/" + name)
+      try fileSystem.syncDirectory(directory)
+    } catch {
+      throw FileJournalError.io(error)
+    }
+  }
+
+  /// The newest snapshot that matches the log and decodes as `State`, or `nil` (full replay), with the
+  /// snapshots passed over and why. A damaged or mismatching snapshot falls back to an older one.
+  public func loadSnapshot<State: Decodable>(_ type: State.Type) -> (state: State?, sequence: UInt64, recovery: SnapshotRecovery) {
+    var rejected: [SnapshotRejection] = []
+    let names = ((try? fileSystem.contents(of: directory)) ?? [])
+      .compactMap { name in SnapshotFile.sequence(fromFileName: name).map { (name, $0) } }
+      .sorted { $0.1 > $1.1 }
+    for (name, sequence) in names {
+      let bytes: [UInt8]
+      do {
+        let file = try fileSystem.open(directory + "/" + name, create: false)
+        defer { file.close() }
+        bytes = try file.read(at: 0, count: Int(try file.size()))
+      } catch {
+        rejected.append(SnapshotRejection(file: name, reason: .damaged(String(describing: error))))
+        continue
+      }
+      let snapshot: SnapshotFile
+      switch SnapshotFile.parse(bytes) {
+      case .success(let parsed): snapshot = parsed
+      case .failure(let reason):
+        rejected.append(SnapshotRejection(file: name, reason: reason))
+        continue
+      }
+      guard snapshot.sequence == sequence, snapshot.logID == logID else {
+        rejected.append(SnapshotRejection(file: name, reason: .mismatch("another log or a renamed file")))
+        continue
+      }
+      guard snapshot.sequence <= lastSequence, chainValue(containing: snapshot.sequence) == snapshot.chain else {
+        rejected.append(
+          SnapshotRejection(file: name, reason: .mismatch("the log has no frame with its chain value at event \(sequence)")))
+        continue
+      }
+      do {
+        let state =
+          switch snapshot.codec {
+          case .binary: try BinaryDecoder().decode(State.self, from: snapshot.state)
+          case .json: try JSONDecoder().decode(State.self, from: Data(snapshot.state))
+          }
+        return (state, sequence, SnapshotRecovery(usedSequence: sequence, rejected: rejected))
+      } catch {
+        rejected.append(SnapshotRejection(file: name, reason: .undecodable(String(describing: error))))
+      }
+    }
+    return (nil, 0, SnapshotRecovery(usedSequence: nil, rejected: rejected))
+  }
+}

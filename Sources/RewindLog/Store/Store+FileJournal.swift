@@ -1,0 +1,73 @@
+import Dispatch
+import Rewind
+
+extension Store where Action: Codable {
+  /// Opens a store on the file journal in `directory`, restoring its state by replaying every event.
+  ///
+  /// The journal is `store.journal as? FileJournal<Action>`; see ``FileJournal/recoveryReport``.
+  /// - Throws: the errors of ``FileJournal/init(directory:options:)`` and of decoding an event.
+  public static func open<R: Reducer & Sendable>(
+    directory: String,
+    initialState: State,
+    reducer: R,
+    options: FileJournalOptions = FileJournalOptions(),
+    clock: some EventClock = .system,
+    actor: String? = nil,
+    history: HistoryConfiguration<Action> = .standard,
+    diagnostics: @escaping @Sendable (Diagnostic) -> Void = Store.printDiagnostic
+  ) throws -> Store where R.State == State, R.Action == Action {
+    let journal = try FileJournal<Action>(directory: directory, options: options)
+    return try Store(
+      initialState: initialState, reducer: reducer, journal: journal, clock: clock, actor: actor,
+      history: history, diagnostics: diagnostics)
+  }
+}
+
+extension Store where Action: Codable, State: Codable {
+  /// Opens a store on the file journal in `directory`, restoring its state from the newest snapshot that
+  /// matches the log plus the events after it; a damaged or mismatching snapshot falls back to an older
+  /// one, then to a full replay (see ``FileJournal/snapshotRecovery``). With
+  /// `options.snapshotInterval`, a snapshot is written every that many events, off the sending thread.
+  ///
+  /// - Throws: the errors of ``FileJournal/init(directory:options:)`` and of decoding an event.
+  public static func open<R: Reducer & Sendable>(
+    directory: String,
+    initialState: State,
+    reducer: R,
+    options: FileJournalOptions = FileJournalOptions(),
+    clock: some EventClock = .system,
+    actor: String? = nil,
+    history: HistoryConfiguration<Action> = .standard,
+    diagnostics: @escaping @Sendable (Diagnostic) -> Void = Store.printDiagnostic
+  ) throws -> Store where R.State == State, R.Action == Action {
+    let journal = try FileJournal<Action>(directory: directory, options: options)
+    let restored = journal.loadSnapshot(State.self)
+    journal.setSnapshotRecovery(restored.recovery)
+    let store = try Store(
+      origin: restored.state ?? initialState, at: restored.sequence, reducer: reducer, journal: journal,
+      clock: clock, actor: actor, history: history, diagnostics: diagnostics)
+    if options.snapshotInterval != nil {
+      let queue = DispatchQueue(label: "RewindLog snapshots")
+      journal.onSnapshotDue { [weak store, weak journal] _ in
+        guard let store, let journal else { return }
+        queue.async { store.writeSnapshot(to: journal, diagnostics: diagnostics) }
+      }
+    }
+    return store
+  }
+
+  /// Writes a snapshot of the current state to `journal` now (blocking until it is durable).
+  /// - Throws: the errors of ``FileJournal/writeSnapshot(_:at:)``.
+  public func writeSnapshot(to journal: FileJournal<Action>) throws {
+    let (state, sequence) = stateAndSequence
+    try journal.writeSnapshot(state, at: sequence)
+  }
+
+  private func writeSnapshot(to journal: FileJournal<Action>, diagnostics: @Sendable (Diagnostic) -> Void) {
+    do {
+      try writeSnapshot(to: journal)
+    } catch {
+      diagnostics(Diagnostic(kind: .journalFailed, message: "snapshot not written: \(error)"))
+    }
+  }
+}

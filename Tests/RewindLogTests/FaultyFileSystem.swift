@@ -1,0 +1,258 @@
+import Foundation
+import RewindLog
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// An in-memory file system that remembers which bytes and directory entries are synced, fails the Nth
+/// write or sync on request, and simulates power loss: each unsynced write is applied, dropped, garbled or
+/// torn, by a seeded generator (the approach of SQLite's crash tests).
+final class FaultyFileSystem: LogFileSystem {
+  enum Pending: Sendable {
+    case write(offset: Int, bytes: [UInt8])
+    case truncate(Int)
+  }
+
+  struct Inode: Sendable {
+    var durable: [UInt8] = []
+    var current: [UInt8] = []
+    var pending: [Pending] = []
+  }
+
+  struct Model: Sendable {
+    var inodes: [Int: Inode] = [:]
+    var nextInode = 1
+    var names: [String: Int] = [:]
+    var durableNames: [String: Int] = [:]
+    var directories: Set<String> = []
+    var locks: Set<String> = []
+    /// Writes and syncs performed so far.
+    var operations = 0
+    /// Fail the operation with this index (1-based) and, when sticky, every one after it.
+    var failAt: Int?
+    var failCode: Int32 = EIO
+    var sticky = false
+    var generator: TestRandom
+  }
+
+  let model: Locked<Model>
+
+  init(seed: UInt64, failAt: Int? = nil, failCode: Int32 = EIO, sticky: Bool = false) {
+    model = Locked(Model(failAt: failAt, failCode: failCode, sticky: sticky, generator: TestRandom(seed: seed)))
+  }
+
+  private init(model: Model) { self.model = Locked(model) }
+
+  /// An independent copy with the same files, synced state and pending changes.
+  func copy() -> FaultyFileSystem { FaultyFileSystem(model: model.withLock { $0 }) }
+
+  /// How many writes and syncs were made.
+  var operations: Int { model.withLock { $0.operations } }
+
+  /// The state after a power cut now: synced data and entries, plus each unsynced change applied, dropped,
+  /// garbled or torn at random.
+  func powerLoss(seed: UInt64) -> FaultyFileSystem {
+    model.withLock { model in
+      var generator = TestRandom(seed: seed)
+      var result = Model(generator: TestRandom(seed: seed ^ 0xDEAD))
+      result.directories = model.directories
+      result.nextInode = model.nextInode
+      for (id, inode) in model.inodes {
+        var bytes = inode.durable
+        for change in inode.pending {
+          switch change {
+          case .truncate(let size):
+            if generator.next() % 2 == 0 { Self.resize(&bytes, to: size) }
+          case .write(let offset, let data):
+            switch generator.next() % 6 {
+            case 0, 1: Self.write(data, at: offset, into: &bytes)
+            case 2, 3: break
+            case 4: Self.write(data.map { _ in UInt8(truncatingIfNeeded: generator.next()) }, at: offset, into: &bytes)
+            default: Self.write(Array(data.prefix(Int(generator.next() % UInt64(data.count + 1)))), at: offset, into: &bytes)
+            }
+          }
+        }
+        result.inodes[id] = Inode(durable: bytes, current: bytes, pending: [])
+      }
+      for path in Set(model.names.keys).union(model.durableNames.keys) {
+        let current = model.names[path]
+        let durable = model.durableNames[path]
+        let survivor = current == durable || generator.next() % 2 == 0 ? current : durable
+        if let survivor { result.names[path] = survivor }
+      }
+      result.durableNames = result.names
+      return FaultyFileSystem(model: result)
+    }
+  }
+
+  static func write(_ data: [UInt8], at offset: Int, into bytes: inout [UInt8]) {
+    if bytes.count < offset + data.count { bytes.append(contentsOf: repeatElement(0, count: offset + data.count - bytes.count)) }
+    bytes.replaceSubrange(offset..<(offset + data.count), with: data)
+  }
+
+  static func resize(_ bytes: inout [UInt8], to size: Int) {
+    if bytes.count > size { bytes.removeLast(bytes.count - size) } else {
+      bytes.append(contentsOf: repeatElement(0, count: size - bytes.count))
+    }
+  }
+
+  /// Counts an operation and says whether it must fail.
+  fileprivate func shouldFail(_ model: inout Model) -> Int32? {
+    model.operations += 1
+    guard let failAt = model.failAt else { return nil }
+    if model.operations == failAt || (model.sticky && model.operations > failAt) { return model.failCode }
+    return nil
+  }
+
+  // MARK: LogFileSystem
+
+  func open(_ path: String, create: Bool) throws(IOError) -> any LogFile {
+    let id = try model.withLock { model throws(IOError) -> Int in
+      if let id = model.names[path] { return id }
+      guard create else { throw IOError(operation: "open", path: path, code: ENOENT) }
+      let id = model.nextInode
+      model.nextInode += 1
+      model.inodes[id] = Inode()
+      model.names[path] = id
+      return id
+    }
+    return FaultyFile(fileSystem: self, inode: id, path: path)
+  }
+
+  func contents(of directory: String) throws(IOError) -> [String] {
+    model.withLock { model in
+      let prefix = directory + "/"
+      let entries = model.names.keys.filter { $0.hasPrefix(prefix) && !$0.dropFirst(prefix.count).contains("/") }
+      let directories = model.directories.filter { $0.hasPrefix(prefix) && !$0.dropFirst(prefix.count).contains("/") }
+      return (entries + directories).map { String($0.dropFirst(prefix.count)) }
+    }
+  }
+
+  func exists(_ path: String) -> Bool { model.withLock { $0.names[path] != nil || $0.directories.contains(path) } }
+
+  func createDirectory(_ directory: String) throws(IOError) {
+    _ = model.withLock { $0.directories.insert(directory) }
+  }
+
+  func rename(_ source: String, to destination: String) throws(IOError) {
+    try model.withLock { model throws(IOError) in
+      guard let id = model.names.removeValue(forKey: source) else { throw IOError(operation: "rename", path: source, code: ENOENT) }
+      model.names[destination] = id
+    }
+  }
+
+  func remove(_ path: String) throws(IOError) {
+    _ = model.withLock { $0.names.removeValue(forKey: path) }
+  }
+
+  func syncDirectory(_ directory: String) throws(IOError) {
+    try model.withLock { model throws(IOError) in
+      if let code = shouldFail(&model) { throw IOError(operation: "sync", path: directory, code: code) }
+      let prefix = directory + "/"
+      let inDirectory = { (path: String) in path.hasPrefix(prefix) && !path.dropFirst(prefix.count).contains("/") }
+      for path in model.durableNames.keys where inDirectory(path) { model.durableNames.removeValue(forKey: path) }
+      for (path, id) in model.names where inDirectory(path) { model.durableNames[path] = id }
+    }
+  }
+
+  func lock(_ path: String) throws(IOError) -> any LogFileLock {
+    try model.withLock { model throws(IOError) in
+      guard model.locks.insert(path).inserted else { throw IOError(operation: "lock", path: path, code: EWOULDBLOCK) }
+    }
+    return FaultyLock(fileSystem: self, path: path)
+  }
+}
+
+final class FaultyLock: LogFileLock {
+  let fileSystem: FaultyFileSystem
+  let path: String
+  let released = Atomic<Bool>(false)
+
+  init(fileSystem: FaultyFileSystem, path: String) {
+    self.fileSystem = fileSystem
+    self.path = path
+  }
+
+  func release() {
+    guard !released.exchange(true, ordering: .relaxed) else { return }
+    _ = fileSystem.model.withLock { $0.locks.remove(path) }
+  }
+}
+
+final class FaultyFile: LogFile {
+  let fileSystem: FaultyFileSystem
+  let inode: Int
+  let path: String
+
+  init(fileSystem: FaultyFileSystem, inode: Int, path: String) {
+    self.fileSystem = fileSystem
+    self.inode = inode
+    self.path = path
+  }
+
+  func size() throws(IOError) -> UInt64 {
+    fileSystem.model.withLock { UInt64($0.inodes[inode]?.current.count ?? 0) }
+  }
+
+  func read(at offset: UInt64, count: Int) throws(IOError) -> [UInt8] {
+    fileSystem.model.withLock { model in
+      guard let bytes = model.inodes[inode]?.current, Int(offset) < bytes.count else { return [] }
+      return Array(bytes[Int(offset)..<min(bytes.count, Int(offset) + count)])
+    }
+  }
+
+  func write(_ bytes: [UInt8], at offset: UInt64) throws(IOError) {
+    try fileSystem.model.withLock { model throws(IOError) in
+      guard var file = model.inodes[inode] else { throw IOError(operation: "write", path: path, code: EBADF) }
+      if let code = fileSystem.shouldFail(&model) {
+        // A failed write may still have put part of its bytes in the page cache.
+        let torn = Array(bytes.prefix(Int(model.generator.next() % UInt64(bytes.count + 1))))
+        FaultyFileSystem.write(torn, at: Int(offset), into: &file.current)
+        file.pending.append(.write(offset: Int(offset), bytes: torn))
+        model.inodes[inode] = file
+        throw IOError(operation: "write", path: path, code: code)
+      }
+      FaultyFileSystem.write(bytes, at: Int(offset), into: &file.current)
+      file.pending.append(.write(offset: Int(offset), bytes: bytes))
+      model.inodes[inode] = file
+    }
+  }
+
+  func sync() throws(IOError) {
+    try fileSystem.model.withLock { model throws(IOError) in
+      if let code = fileSystem.shouldFail(&model) { throw IOError(operation: "sync", path: path, code: code) }
+      guard var file = model.inodes[inode] else { return }
+      file.durable = file.current
+      file.pending = []
+      model.inodes[inode] = file
+    }
+  }
+
+  func truncate(to size: UInt64) throws(IOError) {
+    fileSystem.model.withLock { model in
+      guard var file = model.inodes[inode] else { return }
+      FaultyFileSystem.resize(&file.current, to: Int(size))
+      file.pending.append(.truncate(Int(size)))
+      model.inodes[inode] = file
+    }
+  }
+
+  func close() {}
+}
+
+/// SplitMix64: small, fast and seedable, so every failure can be replayed from its printed seed.
+struct TestRandom: RandomNumberGenerator, Sendable {
+  private var state: UInt64
+  init(seed: UInt64) { state = seed }
+  mutating func next() -> UInt64 {
+    state &+= 0x9E37_79B9_7F4A_7C15
+    var z = state
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+}

@@ -1,0 +1,90 @@
+import Foundation
+import Rewind
+import Testing
+
+@testable import RewindLog
+
+@Suite struct SnapshotTests {
+  func fill(_ directory: String, count: UInt64, snapshotsAt: [UInt64]) throws -> Notes.State {
+    let store = try Store.open(directory: directory, initialState: Notes.State(), reducer: Notes(), options: testOptions)
+    let journal = try #require(store.journal as? FileJournal<Note>)
+    for sequence in UInt64(1)...count {
+      store.send(note(sequence))
+      if snapshotsAt.contains(sequence) { try store.writeSnapshot(to: journal) }
+    }
+    try journal.close()
+    return store.state
+  }
+
+  func reopen(_ directory: String) throws -> (Store<Notes.State, Note>, FileJournal<Note>) {
+    let store = try Store.open(directory: directory, initialState: Notes.State(), reducer: Notes(), options: testOptions)
+    return (store, try #require(store.journal as? FileJournal<Note>))
+  }
+
+  @Test func opensFromTheNewestSnapshotAndReplaysTheRest() throws {
+    let directory = TemporaryDirectory()
+    let before = try fill(directory.path, count: 100, snapshotsAt: [40, 70])
+    let (store, journal) = try reopen(directory.path)
+    #expect(store.state == before)
+    #expect(store.sequence == 100)
+    #expect(journal.snapshotRecovery == SnapshotRecovery(usedSequence: 70, rejected: []))
+  }
+
+  @Test func aDamagedSnapshotFallsBackToAnOlderOneThenToAFullReplay() throws {
+    let directory = TemporaryDirectory()
+    let before = try fill(directory.path, count: 100, snapshotsAt: [40, 70])
+    let newest = directory.path + "/" + SnapshotFile.fileName(sequence: 70)
+    var bytes = try Data(contentsOf: URL(fileURLWithPath: newest))
+    bytes[bytes.count / 2] ^= 0xFF
+    try bytes.write(to: URL(fileURLWithPath: newest))
+    do {
+      let (store, journal) = try reopen(directory.path)
+      #expect(store.state == before)
+      #expect(journal.snapshotRecovery?.usedSequence == 40)
+      #expect(journal.snapshotRecovery?.rejected.first?.file == SnapshotFile.fileName(sequence: 70))
+    }
+    try FileManager.default.removeItem(atPath: directory.path + "/" + SnapshotFile.fileName(sequence: 40))
+    let (store, journal) = try reopen(directory.path)
+    #expect(store.state == before)
+    #expect(journal.snapshotRecovery?.usedSequence == nil)
+  }
+
+  @Test func aSnapshotOfAnotherHistoryIsNotUsed() throws {
+    let directory = TemporaryDirectory()
+    let other = TemporaryDirectory()
+    _ = try fill(other.path, count: 50, snapshotsAt: [50])
+    let before = try fill(directory.path, count: 60, snapshotsAt: [])
+    try FileManager.default.copyItem(
+      atPath: other.path + "/" + SnapshotFile.fileName(sequence: 50),
+      toPath: directory.path + "/" + SnapshotFile.fileName(sequence: 50))
+    let (store, journal) = try reopen(directory.path)
+    #expect(store.state == before)
+    #expect(journal.snapshotRecovery?.usedSequence == nil)
+    guard case .mismatch = journal.snapshotRecovery?.rejected.first?.reason else {
+      Issue.record("expected a mismatch, got \(String(describing: journal.snapshotRecovery))")
+      return
+    }
+  }
+
+  @Test func snapshotsAreWrittenEveryNEvents() async throws {
+    let directory = TemporaryDirectory()
+    let options = FileJournalOptions(durability: .grouped(), segmentSize: 4096, snapshotInterval: 25)
+    let before: Notes.State
+    do {
+      let store = try Store.open(directory: directory.path, initialState: Notes.State(), reducer: Notes(), options: options)
+      for sequence in UInt64(1)...110 { store.send(note(sequence)) }
+      try await store.waitForDurability()
+      before = store.state
+      // Snapshots are written off the sending thread; wait for the last one due (bounded, generously).
+      for _ in 0..<3000 {
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        if names.contains(where: { SnapshotFile.sequence(fromFileName: $0).map { $0 >= 100 } ?? false }) { break }
+        try await Task.sleep(for: .milliseconds(10))
+      }
+      try (store.journal as? FileJournal<Note>)?.close()
+    }
+    let (store, journal) = try reopen(directory.path)
+    #expect(store.state == before)
+    #expect((journal.snapshotRecovery?.usedSequence ?? 0) >= 100)
+  }
+}
