@@ -32,6 +32,8 @@ final class StateHub<State: Sendable>: Sendable {
     @usableFromInline var sequence: UInt64
     @usableFromInline var waiters: [Waiter] = []
     @usableFromInline var history: StoreHistory<State>
+    /// The sequence number at which the next checkpoint is due: a comparison per send, not a division.
+    @usableFromInline var nextCheckpoint: UInt64
     var nextWaiterID: UInt64 = 0
     var isFinished = false
   }
@@ -43,7 +45,9 @@ final class StateHub<State: Sendable>: Sendable {
   let isFinishedFlag = Atomic<Bool>(false)
 
   init(state: State, sequence: UInt64, history: StoreHistory<State>) {
-    core = Mutex(Core(state: state, sequence: sequence, history: history))
+    let interval = history.checkpoints.interval
+    core = Mutex(
+      Core(state: state, sequence: sequence, history: history, nextCheckpoint: (sequence / interval + 1) * interval))
     published = Atomic(sequence)
   }
 

@@ -128,11 +128,11 @@ extension Store {
   /// - Throws: ``HistoryError`` when that state cannot be rebuilt; nothing is recorded then.
   public func restore(to sequence: UInt64, from origin: Origin = .user) throws {
     let target = try state(at: sequence)
-    var pending = PendingEvent<State, Action>(
-      payload: .command(.restore(to: sequence)), actor: origin.actor, source: origin.source,
-      correlationID: origin.correlationID)
-    pending.restoredState = target
-    dispatch(pending)
+    restoreTargets.withLock { $0[sequence] = target }
+    dispatch(
+      PendingEvent(
+        payload: .command(.restore(to: sequence)), actor: origin.actor, source: origin.source,
+        correlationID: origin.correlationID))
   }
 
   // MARK: Internals
@@ -200,7 +200,7 @@ extension Store {
   /// The command to record for `pending`, with the state a jump brings back; `nil` when it does nothing.
   @inlinable
   static func plan(
-    _ pending: PendingEvent<State, Action>, core: borrowing StateHub<State>.Core
+    _ pending: PendingEvent<State, Action>, restored: State?, core: borrowing StateHub<State>.Core
   ) -> (command: HistoryCommand, state: State?)? {
     guard case .command(let command) = pending.payload else { return nil }
     let undo = core.history.undo
@@ -212,8 +212,8 @@ extension Store {
       guard undo.canRedo, let entry = undo.redoEntries.last else { return nil }
       return (.redo(to: entry.after), entry.stateAfter)
     case .restore(let target):
-      guard let state = pending.restoredState else { return nil }
-      return (.restore(to: target), state)
+      guard let restored else { return nil }
+      return (.restore(to: target), restored)
     case .beginTransaction:
       return (command, nil)
     case .endTransaction:
@@ -221,9 +221,15 @@ extension Store {
     }
   }
 
-  @inlinable
+  // Specialized for the app's types, but kept out of `process`: inlined there it slowed every send.
+  @inlinable @inline(never)
   func processCommand(_ pending: PendingEvent<State, Action>) {
-    guard let planned = hub.core.withLock({ Self.plan(pending, core: $0) }) else {
+    var restored: State?
+    if case .command(.restore(let target)) = pending.payload {
+      restored = restoreTargets.withLock { $0.removeValue(forKey: target) }
+    }
+    let restoredState = restored
+    guard let planned = hub.core.withLock({ Self.plan(pending, restored: restoredState, core: $0) }) else {
       if case .command(.endTransaction) = pending.payload {
         reportDiagnostic(
           Diagnostic(kind: .historyCommandIgnored, message: "endTransaction() without an open transaction"))
@@ -244,7 +250,7 @@ extension Store {
       try? Self.apply(
         planned.command, sequence: sequence, timestamp: timestamp, state: &core.state,
         history: &core.history, resolve: { _ in resolved })
-      if sequence % checkpointInterval == 0 { Self.offerCheckpoint(&core, at: sequence) }
+      if sequence == core.nextCheckpoint { Self.offerCheckpoint(&core, at: sequence) }
       return publish(&core, sequence: sequence, effect: .none, metadata: metadata, journalError: journalError)
     }
     if notifiesObservers { registrar.didSet(self, keyPath: \.state) }

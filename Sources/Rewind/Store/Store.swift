@@ -25,6 +25,9 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
   @usableFromInline let gate = DispatchGate<PendingEvent<State, Action>>()
   let effects = EffectRegistry()
   let sharedDiffs = SharedDiffRegistry()
+  /// States that queued restores bring back, by target sequence number: computed before the restore is
+  /// dispatched, so that applying it cannot fail. Kept out of the queued sends to keep those small.
+  @usableFromInline let restoreTargets = Mutex<[UInt64: State]>([:])
   @usableFromInline let registrar = ObservationRegistrar()
   /// Set when `state` is read, cleared when observers are told of a change: no observation work is done
   /// for sends nobody is watching.
@@ -38,7 +41,6 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
   @usableFromInline let reducer: @Sendable (inout State, Action) -> Effect<Action>
   /// How actions take part in undo; `nil` when undo is off, which keeps sends free of undo work.
   @usableFromInline let undoPolicy: (@Sendable (Action) -> UndoPolicy)?
-  @usableFromInline let checkpointInterval: UInt64
   @usableFromInline let clock: any EventClock
   @usableFromInline let defaultActor: String?
   private let diagnosticsHandler: @Sendable (Diagnostic) -> Void
@@ -120,7 +122,6 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
     self.defaultActor = actor
     self.diagnosticsHandler = diagnostics
     self.undoPolicy = history.undoPolicy
-    self.checkpointInterval = UInt64(history.checkpointInterval)
   }
 
   deinit {
@@ -261,7 +262,7 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
     let notifiesObservers = isObserved.load(ordering: .relaxed) && isObserved.exchange(false, ordering: .acquiringAndReleasing)
     if notifiesObservers { registrar.willSet(self, keyPath: \.state) }
 
-    let (reducer, undoPolicy, checkpointInterval) = (self.reducer, self.undoPolicy, self.checkpointInterval)
+    let (reducer, undoPolicy) = (self.reducer, self.undoPolicy)
     let outcome = hub.core.withLock { core -> Outcome in
       let sequence = core.sequence + 1
       let (metadata, timestamp, journalError) = record(pending, sequence: sequence)
@@ -273,7 +274,7 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
       } else {
         effect = reducer(&core.state, action)
       }
-      if sequence % checkpointInterval == 0 { Self.offerCheckpoint(&core, at: sequence) }
+      if sequence == core.nextCheckpoint { Self.offerCheckpoint(&core, at: sequence) }
       return publish(&core, sequence: sequence, effect: effect, metadata: metadata, journalError: journalError)
     }
 
@@ -329,6 +330,7 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
   @usableFromInline
   static func offerCheckpoint(_ core: inout StateHub<State>.Core, at sequence: UInt64) {
     core.history.checkpoints.offer(core.state, at: sequence)
+    core.nextCheckpoint = sequence + core.history.checkpoints.interval
   }
 
   @usableFromInline
@@ -386,15 +388,12 @@ struct PendingEvent<State: Sendable, Action: Sendable>: Sendable {
   @usableFromInline var actor: String?
   @usableFromInline var source: EventSource
   @usableFromInline var correlationID: CorrelationID?
-  /// For a restore: the state it brings back, computed before it was queued.
-  @usableFromInline var restoredState: State?
 
   @inlinable
   init(
     payload: EventPayload<Action>, actor: String?, source: EventSource, correlationID: CorrelationID?
   ) {
     (self.payload, self.actor, self.source, self.correlationID) = (payload, actor, source, correlationID)
-    self.restoredState = nil
   }
 }
 
