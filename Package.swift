@@ -34,7 +34,7 @@ let package = Package(
     .testTarget(name: "RewindTestingTests", dependencies: ["Rewind", "RewindTesting"]),
     .testTarget(
       name: "RewindComponentsTests", dependencies: ["RewindComponents", "Rewind", "RewindDiff", "RewindTesting"]),
-    .testTarget(name: "RewindLogTests", dependencies: ["RewindLog", "Rewind"]),
+    .testTarget(name: "RewindLogTests", dependencies: ["RewindLog", "Rewind", "RewindTesting"]),
   ],
   swiftLanguageModes: [.v6]
 )

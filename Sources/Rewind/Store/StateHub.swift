@@ -61,6 +61,17 @@ final class StateHub<State: Sendable>: Sendable {
     for waiter in waiters { waiter.continuation.resume(returning: snapshot) }
   }
 
+  /// Wakes `waiters` at a constant cost to the caller: one directly, several from one task, so that a
+  /// send pays the same whether one subscriber or a thousand were waiting (ARCHITECTURE.md, contract 5).
+  @usableFromInline
+  static func wakeFromSend(_ waiters: [Waiter], with snapshot: Snapshot?) {
+    if waiters.count == 1 {
+      waiters[0].continuation.resume(returning: snapshot)
+    } else {
+      Task { wake(waiters, with: snapshot) }
+    }
+  }
+
   /// The first snapshot newer than `sequence` (any snapshot when `sequence` is nil), waiting for one if
   /// needed; `nil` once the hub is finished and nothing newer is left, or the task is cancelled.
   ///

@@ -322,7 +322,7 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
   /// Wakes subscribers, reports a journal failure and starts effects. Runs outside the state lock.
   @inlinable
   func finish(_ outcome: Outcome) {
-    if !outcome.woken.isEmpty { StateHub.wake(outcome.woken, with: outcome.snapshot) }
+    if !outcome.woken.isEmpty { StateHub.wakeFromSend(outcome.woken, with: outcome.snapshot) }
     if let error = outcome.journalError { recordJournalFailure(error, sequence: outcome.sequence) }
     if !outcome.effect.isNone { start(outcome.effect, cause: outcome.sequence, metadata: outcome.metadata) }
   }
