@@ -33,7 +33,7 @@ public final class ManualClock: Clock, EventClock, Sendable {
     var nextID: UInt64 = 0
   }
 
-  private let timeline = Mutex(Timeline())
+  private let timeline = Locked(Timeline())
 
   /// The wall-clock time at which this clock starts; ``timestamp()`` is this plus the time advanced.
   public let epoch: Date

@@ -300,7 +300,7 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
 
 /// Diagnostics reported by the store, waiting to be claimed or flagged.
 final class DiagnosticInbox: Sendable {
-  private let pending = Mutex<[Diagnostic]>([])
+  private let pending = Locked<[Diagnostic]>([])
 
   func append(_ diagnostic: Diagnostic) { pending.withLock { $0.append(diagnostic) } }
 
@@ -316,7 +316,7 @@ final class DiagnosticInbox: Sendable {
 
 /// Keeps a copy of the state after every reduce, in order.
 final class StateRecorder<State: Sendable>: Sendable {
-  private let recorded = Mutex<[State]>([])
+  private let recorded = Locked<[State]>([])
 
   func append(_ state: State) { recorded.withLock { $0.append(state) } }
 

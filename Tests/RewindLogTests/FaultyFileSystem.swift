@@ -1,3 +1,4 @@
+import Rewind
 import Foundation
 import RewindLog
 import Synchronization

@@ -15,7 +15,7 @@ public final class InMemoryJournal<Action: Sendable>: Journal {
 
   @usableFromInline static var chunkSize: Int { 4096 }
 
-  @usableFromInline let storage = Mutex(Chunks())
+  @usableFromInline let storage = Locked(Chunks())
 
   /// Creates an empty journal.
   public init() {}

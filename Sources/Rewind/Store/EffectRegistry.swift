@@ -12,7 +12,7 @@ final class EffectRegistry: Sendable {
     var entries: [UInt64: Entry] = [:]
   }
 
-  private let tasks = Mutex(Tasks())
+  private let tasks = Locked(Tasks())
 
   /// Starts `operation` as a task marked with `ids`, first cancelling the tasks marked with any of them
   /// when `cancelInFlight` is set.

@@ -38,7 +38,7 @@ final class StateHub<State: Sendable>: Sendable {
     var isFinished = false
   }
 
-  @usableFromInline let core: Mutex<Core>
+  @usableFromInline let core: Locked<Core>
   /// The newest sequence number, readable without the lock: subscribers looking for something newer poll
   /// this instead of contending with the sender for `core`.
   @usableFromInline let published: Atomic<UInt64>
@@ -46,7 +46,7 @@ final class StateHub<State: Sendable>: Sendable {
 
   init(state: State, sequence: UInt64, history: StoreHistory<State>) {
     let interval = history.checkpoints.interval
-    core = Mutex(
+    core = Locked(
       Core(state: state, sequence: sequence, history: history, nextCheckpoint: (sequence / interval + 1) * interval))
     published = Atomic(sequence)
   }

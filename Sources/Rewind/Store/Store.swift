@@ -27,12 +27,12 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
   let sharedDiffs = SharedDiffRegistry()
   /// States that queued restores bring back, by target sequence number: computed before the restore is
   /// dispatched, so that applying it cannot fail. Kept out of the queued sends to keep those small.
-  @usableFromInline let restoreTargets = Mutex<[UInt64: State]>([:])
+  @usableFromInline let restoreTargets = Locked<[UInt64: State]>([:])
   @usableFromInline let registrar = ObservationRegistrar()
   /// Set when `state` is read, cleared when observers are told of a change: no observation work is done
   /// for sends nobody is watching.
   @usableFromInline let isObserved = Atomic<Bool>(false)
-  let journalFailure = Mutex<(any Error)?>(nil)
+  let journalFailure = Locked<(any Error)?>(nil)
   /// False once the journal refused an event: later events are not offered to it.
   @usableFromInline let journalHealthy = Atomic<Bool>(true)
   /// The journal, when it is the in-memory one: appended to through specialized code.

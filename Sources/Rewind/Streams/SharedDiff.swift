@@ -19,7 +19,7 @@ final class SharedDiff<Element: Sendable>: Sendable {
     var diff: Entry?
   }
 
-  private let latest = Mutex(Latest())
+  private let latest = Locked(Latest())
 
   /// The elements as of `sequence`, extracting them from `state` unless another subscriber already did.
   func elements<State>(at sequence: UInt64, from state: State, extract: (State) -> [Element]) -> [Element] {
@@ -56,7 +56,7 @@ final class SharedDiffRegistry: Sendable {
     var sectioned: Bool
   }
 
-  private let diffs = Mutex<[Key: any Sendable]>([:])
+  private let diffs = Locked<[Key: any Sendable]>([:])
 
   func shared<Element: Sendable>(for keyPath: AnyKeyPath, sectioned: Bool, of _: Element.Type) -> SharedDiff<
     Element
