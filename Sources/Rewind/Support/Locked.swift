@@ -1,3 +1,5 @@
+import Synchronization
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -6,36 +8,62 @@
   import Musl
 #endif
 
-/// A value guarded by a pthread mutex.
-///
-/// Used instead of `Synchronization.Mutex` throughout the package: on Linux, `Mutex` waits on a futex in
-/// code ThreadSanitizer does not instrument, so under contention it misses the lock and reports races
-/// that are not there. A pthread mutex it understands. (The uncontended cost is about the same.)
-@usableFromInline
-package final class Locked<Value>: @unchecked Sendable {
-  // @unchecked: `value` is only touched while `mutex` is held.
-  @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
-  @usableFromInline var value: Value
+#if REWIND_THREAD_SANITIZER
+  /// A value guarded by a pthread mutex: the ThreadSanitizer build of ``Locked``.
+  ///
+  /// On Linux, `Synchronization.Mutex` waits on a futex in code ThreadSanitizer does not instrument, so
+  /// under contention TSan misses the lock and reports races that are not there. `Scripts/check.sh` builds
+  /// the sanitizer run with `-DREWIND_THREAD_SANITIZER`, which swaps in this pthread mutex TSan understands;
+  /// everything around the lock is checked the same.
+  @usableFromInline
+  package final class Locked<Value>: @unchecked Sendable {
+    // @unchecked: `value` is only touched while `mutex` is held.
+    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
+    @usableFromInline var value: Value
 
-  package init(_ value: Value) {
-    self.value = value
-    mutex = .allocate(capacity: 1)
-    mutex.initialize(to: pthread_mutex_t())
-    pthread_mutex_init(mutex, nil)
-  }
+    package init(_ value: Value) {
+      self.value = value
+      mutex = .allocate(capacity: 1)
+      mutex.initialize(to: pthread_mutex_t())
+      pthread_mutex_init(mutex, nil)
+    }
 
-  deinit {
-    pthread_mutex_destroy(mutex)
-    mutex.deallocate()
-  }
+    deinit {
+      pthread_mutex_destroy(mutex)
+      mutex.deallocate()
+    }
 
-  /// Runs `body` with exclusive access to the value.
-  @inlinable
-  package func withLock<Result, Failure: Error>(
-    _ body: (inout Value) throws(Failure) -> Result
-  ) throws(Failure) -> Result {
-    pthread_mutex_lock(mutex)
-    defer { pthread_mutex_unlock(mutex) }
-    return try body(&value)
+    /// Runs `body` with exclusive access to the value.
+    @inlinable
+    package func withLock<Result, Failure: Error>(
+      _ body: (inout Value) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+      pthread_mutex_lock(mutex)
+      defer { pthread_mutex_unlock(mutex) }
+      return try body(&value)
+    }
   }
-}
+#else
+  /// A value guarded by a lock, shared by the package's modules.
+  ///
+  /// Backed by `Synchronization.Mutex`, whose uncontended path is an inline compare-and-swap. For the
+  /// ThreadSanitizer run see the `REWIND_THREAD_SANITIZER` variant above.
+  @usableFromInline
+  package final class Locked<Value>: @unchecked Sendable {
+    // @unchecked: `value` is only touched while `lock` is held.
+    @usableFromInline let lock = Mutex<Void>(())
+    @usableFromInline nonisolated(unsafe) var value: Value
+
+    package init(_ value: Value) { self.value = value }
+
+    /// Runs `body` with exclusive access to the value.
+    @inlinable
+    package func withLock<Result, Failure: Error>(
+      _ body: (inout Value) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+      lock._unsafeLock()
+      defer { lock._unsafeUnlock() }
+      return try body(&value)
+    }
+  }
+#endif
