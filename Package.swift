@@ -34,7 +34,9 @@ let package = Package(
     .testTarget(name: "RewindTestingTests", dependencies: ["Rewind", "RewindTesting"]),
     .testTarget(
       name: "RewindComponentsTests", dependencies: ["RewindComponents", "Rewind", "RewindDiff", "RewindTesting"]),
-    .testTarget(name: "RewindLogTests", dependencies: ["RewindLog", "Rewind", "RewindTesting"]),
+    .testTarget(
+      // The kill -9 harness launches rewind-crash-child: depending on it makes `swift test` build it.
+      name: "RewindLogTests", dependencies: ["RewindLog", "Rewind", "RewindTesting", "rewind-crash-child"]),,
   ],
   swiftLanguageModes: [.v6]
 )
