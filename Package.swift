@@ -36,7 +36,7 @@ let package = Package(
       name: "RewindComponentsTests", dependencies: ["RewindComponents", "Rewind", "RewindDiff", "RewindTesting"]),
     .testTarget(
       // The kill -9 harness launches rewind-crash-child: depending on it makes `swift test` build it.
-      name: "RewindLogTests", dependencies: ["RewindLog", "Rewind", "RewindTesting", "rewind-crash-child"]),,
+      name: "RewindLogTests", dependencies: ["RewindLog", "Rewind", "RewindTesting", "rewind-crash-child"]),
   ],
   swiftLanguageModes: [.v6]
 )
