@@ -123,6 +123,10 @@ public struct Origin: Sendable, Hashable {
   /// The app itself.
   public static let system = Origin(isSystem: true)
 
+  /// The event source this origin records.
+  @inlinable
+  public var source: EventSource { isSystem ? .system : .user }
+
   /// A person named `actor`.
   public static func user(actor: String, correlationID: CorrelationID? = nil) -> Origin {
     Origin(actor: actor, correlationID: correlationID)

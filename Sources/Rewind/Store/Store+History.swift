@@ -273,8 +273,3 @@ public struct StateDifference<State, Action> {
 }
 
 extension StateDifference: Sendable where State: Sendable, Action: Sendable {}
-
-extension Origin {
-  /// The event source this origin records.
-  var source: EventSource { isSystem ? .system : .user }
-}

@@ -210,7 +210,7 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
   public func send(_ action: Action, from origin: Origin = .user) {
     dispatch(
       PendingEvent(
-        payload: .action(action), actor: origin.actor, source: origin.isSystem ? .system : .user,
+        payload: .action(action), actor: origin.actor, source: origin.source,
         correlationID: origin.correlationID))
   }
 
