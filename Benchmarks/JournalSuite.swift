@@ -5,19 +5,29 @@ import RewindLog
 /// Suite `journal`: the durable file journal. Appends without syncing and with group commit, replay
 /// (open, decode, reduce), and the bytes an event takes on disk. Baselines: the same events encoded or
 /// decoded (and reduced) with Foundation's JSONEncoder/JSONDecoder, one event at a time.
-/// `REWIND_BENCH_JOURNAL_ONLY=replay` runs the replay measurement alone (for profiling).
+/// For profiling (e.g. under callgrind): `REWIND_BENCH_JOURNAL_ONLY=replay` or `=append` runs that
+/// measurement alone, once; `REWIND_BENCH_JOURNAL_COUNT=N` sets the number of events (default 200,000).
 let journalSuite = Suite(name: "journal", summary: "file journal: append, group commit, replay, size") { reporter in
-  let count = 200_000
+  let environment = ProcessInfo.processInfo.environment
+  let count = environment["REWIND_BENCH_JOURNAL_COUNT"].flatMap { Int($0) }.map { max($0, 1) } ?? 200_000
   let events = (1...UInt64(count)).map(benchEvent)
   let actionBytes = try BinaryEncoder().encode(events[0].action).count
   reporter.progress("journal: \(count) events, actions of \(actionBytes) bytes encoded")
 
-  if let only = ProcessInfo.processInfo.environment["REWIND_BENCH_JOURNAL_ONLY"], only == "replay" {
+  switch environment["REWIND_BENCH_JOURNAL_ONLY"] {
+  case "replay":
     let directory = benchDirectory()
     defer { try? FileManager.default.removeItem(atPath: directory) }
     _ = try writeLog(events, to: directory)
-    reporter.report(Measurement(name: "journal/replay", unit: "events/s", median: try replayRate(directory: directory, count: count)))
+    reporter.report(
+      Measurement(
+        name: "journal/replay", unit: "events/s", median: try replayRate(directory: directory, count: count, repetitions: 1)))
     return
+  case "append":
+    reporter.report(
+      Measurement(name: "journal/append-none", unit: "events/s", median: try appendRate(events, durability: .none, repetitions: 1)))
+    return
+  default: break
   }
   let encodeBaseline = try jsonEncodeRate(events)
   let none = try appendRate(events, durability: .none)
@@ -65,9 +75,9 @@ private func benchDirectory() -> String {
 }
 
 /// Events per second appended until they are written (`none`) or durable (`grouped`), medians of 3 runs.
-private func appendRate(_ events: [Event<BenchNote>], durability: Durability) throws -> Double {
+private func appendRate(_ events: [Event<BenchNote>], durability: Durability, repetitions: Int = 3) throws -> Double {
   var samples: [Double] = []
-  for _ in 0..<3 {
+  for _ in 0..<repetitions {
     let directory = benchDirectory()
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let journal = try FileJournal<BenchNote>(directory: directory, options: FileJournalOptions(durability: durability))
@@ -97,8 +107,8 @@ private func writeLog(_ events: [Event<BenchNote>], to directory: String) throws
 }
 
 /// Events per second to open the log, decode every event and reduce it into a store.
-private func replayRate(directory: String, count: Int) throws -> Double {
-  let seconds = try medianSeconds(repetitions: 3) {
+private func replayRate(directory: String, count: Int, repetitions: Int = 3) throws -> Double {
+  let seconds = try medianSeconds(repetitions: repetitions) {
     let store = try Store.open(directory: directory, initialState: BenchNotes.State(), reducer: BenchNotes())
     guard store.sequence == UInt64(count) else { throw BenchFailure.replayedWrongCount(store.sequence) }
     blackHole(store.state)

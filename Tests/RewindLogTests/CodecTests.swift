@@ -97,12 +97,22 @@ struct Sample: Codable, Equatable {
     }
   }
 
-  @Test func typeNamesComeFromCaseNamesOrTheProtocol() {
-    #expect(eventType(of: Note.add("x")).name == "add")
-    #expect(eventType(of: Note.clear).name == "clear")
-    #expect(eventType(of: Note.remove(index: 1)).name == "remove")
-    #expect(eventType(of: Renamed.old).name == "renamed-old")
-    #expect(eventType(of: Renamed.old).version == 3)
+  @Test func typeNamesComeFromCaseNamesOrTheProtocol() throws {
+    for codec in EventCodec.allCases {
+      let directory = TemporaryDirectory()
+      let notes = try FileJournal<Note>(directory: directory.path + "/notes", options: FileJournalOptions(codec: codec))
+      for (index, action) in [Note.add("x"), .clear, .remove(index: 1)].enumerated() {
+        try notes.append(Event(sequence: UInt64(index + 1), timestamp: Date(), metadata: event(1).metadata, action: action))
+      }
+      #expect(try notes.inspect().map(\.typeName) == ["add", "clear", "remove"])
+      #expect(try notes.inspect().map(\.schemaVersion) == [1, 1, 1])
+      try notes.close()
+      let renamed = try FileJournal<Renamed>(directory: directory.path + "/renamed", options: FileJournalOptions(codec: codec))
+      try renamed.append(Event(sequence: 1, timestamp: Date(), metadata: event(1).metadata, action: .old))
+      #expect(try renamed.inspect().map(\.typeName) == ["renamed-old"])
+      #expect(try renamed.inspect().map(\.schemaVersion) == [3])
+      try renamed.close()
+    }
   }
 }
 

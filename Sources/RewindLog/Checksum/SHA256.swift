@@ -1,16 +1,5 @@
 /// SHA-256 (FIPS 180-4), the hash of the log's chain. Incremental; no allocation per block.
 public struct SHA256: Sendable {
-  private static let roundConstants: [UInt32] = [
-    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
-    0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
-    0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
-    0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
-    0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
-    0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
-    0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
-    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
-  ]
-
   private var h: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (
     0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19
   )
@@ -75,31 +64,152 @@ public struct SHA256: Sendable {
     return Digest(bytes: out)
   }
 
+  /// One block: the 64 rounds unrolled, the message schedule kept in a 16-word window of locals and the
+  /// round constants inlined, so the loop touches no arrays (about twice as fast as an indexed loop).
   private static func compress(
-    _ h: inout (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32), _ block: UnsafeRawPointer
+    _ state: inout (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32), _ block: UnsafeRawPointer
   ) {
-    roundConstants.withUnsafeBufferPointer { k in
-      withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
-        for t in 0..<16 { w[t] = UInt32(bigEndian: block.loadUnaligned(fromByteOffset: t * 4, as: UInt32.self)) }
-        for t in 16..<64 {
-          let s0 = w[t - 15].rotatedRight(7) ^ w[t - 15].rotatedRight(18) ^ (w[t - 15] >> 3)
-          let s1 = w[t - 2].rotatedRight(17) ^ w[t - 2].rotatedRight(19) ^ (w[t - 2] >> 10)
-          w[t] = w[t - 16] &+ s0 &+ w[t - 7] &+ s1
-        }
-        var (a, b, c, d, e, f, g, hh) = h
-        for t in 0..<64 {
-          let s1 = e.rotatedRight(6) ^ e.rotatedRight(11) ^ e.rotatedRight(25)
-          let choice = (e & f) ^ (~e & g)
-          let temp1 = hh &+ s1 &+ choice &+ k[t] &+ w[t]
-          let s0 = a.rotatedRight(2) ^ a.rotatedRight(13) ^ a.rotatedRight(22)
-          let majority = (a & b) ^ (a & c) ^ (b & c)
-          let temp2 = s0 &+ majority
-          hh = g; g = f; f = e; e = d &+ temp1
-          d = c; c = b; b = a; a = temp1 &+ temp2
-        }
-        h = (h.0 &+ a, h.1 &+ b, h.2 &+ c, h.3 &+ d, h.4 &+ e, h.5 &+ f, h.6 &+ g, h.7 &+ hh)
-      }
-    }
+    var w0 = word(block, 0), w1 = word(block, 1), w2 = word(block, 2), w3 = word(block, 3)
+    var w4 = word(block, 4), w5 = word(block, 5), w6 = word(block, 6), w7 = word(block, 7)
+    var w8 = word(block, 8), w9 = word(block, 9), w10 = word(block, 10), w11 = word(block, 11)
+    var w12 = word(block, 12), w13 = word(block, 13), w14 = word(block, 14), w15 = word(block, 15)
+    var (a, b, c, d, e, f, g, h) = state
+    round(a, b, c, &d, e, f, g, &h, 0x428a2f98 &+ w0)
+    round(h, a, b, &c, d, e, f, &g, 0x71374491 &+ w1)
+    round(g, h, a, &b, c, d, e, &f, 0xb5c0fbcf &+ w2)
+    round(f, g, h, &a, b, c, d, &e, 0xe9b5dba5 &+ w3)
+    round(e, f, g, &h, a, b, c, &d, 0x3956c25b &+ w4)
+    round(d, e, f, &g, h, a, b, &c, 0x59f111f1 &+ w5)
+    round(c, d, e, &f, g, h, a, &b, 0x923f82a4 &+ w6)
+    round(b, c, d, &e, f, g, h, &a, 0xab1c5ed5 &+ w7)
+    round(a, b, c, &d, e, f, g, &h, 0xd807aa98 &+ w8)
+    round(h, a, b, &c, d, e, f, &g, 0x12835b01 &+ w9)
+    round(g, h, a, &b, c, d, e, &f, 0x243185be &+ w10)
+    round(f, g, h, &a, b, c, d, &e, 0x550c7dc3 &+ w11)
+    round(e, f, g, &h, a, b, c, &d, 0x72be5d74 &+ w12)
+    round(d, e, f, &g, h, a, b, &c, 0x80deb1fe &+ w13)
+    round(c, d, e, &f, g, h, a, &b, 0x9bdc06a7 &+ w14)
+    round(b, c, d, &e, f, g, h, &a, 0xc19bf174 &+ w15)
+    w0 = w0 &+ smallSigma0(w1) &+ w9 &+ smallSigma1(w14)
+    round(a, b, c, &d, e, f, g, &h, 0xe49b69c1 &+ w0)
+    w1 = w1 &+ smallSigma0(w2) &+ w10 &+ smallSigma1(w15)
+    round(h, a, b, &c, d, e, f, &g, 0xefbe4786 &+ w1)
+    w2 = w2 &+ smallSigma0(w3) &+ w11 &+ smallSigma1(w0)
+    round(g, h, a, &b, c, d, e, &f, 0x0fc19dc6 &+ w2)
+    w3 = w3 &+ smallSigma0(w4) &+ w12 &+ smallSigma1(w1)
+    round(f, g, h, &a, b, c, d, &e, 0x240ca1cc &+ w3)
+    w4 = w4 &+ smallSigma0(w5) &+ w13 &+ smallSigma1(w2)
+    round(e, f, g, &h, a, b, c, &d, 0x2de92c6f &+ w4)
+    w5 = w5 &+ smallSigma0(w6) &+ w14 &+ smallSigma1(w3)
+    round(d, e, f, &g, h, a, b, &c, 0x4a7484aa &+ w5)
+    w6 = w6 &+ smallSigma0(w7) &+ w15 &+ smallSigma1(w4)
+    round(c, d, e, &f, g, h, a, &b, 0x5cb0a9dc &+ w6)
+    w7 = w7 &+ smallSigma0(w8) &+ w0 &+ smallSigma1(w5)
+    round(b, c, d, &e, f, g, h, &a, 0x76f988da &+ w7)
+    w8 = w8 &+ smallSigma0(w9) &+ w1 &+ smallSigma1(w6)
+    round(a, b, c, &d, e, f, g, &h, 0x983e5152 &+ w8)
+    w9 = w9 &+ smallSigma0(w10) &+ w2 &+ smallSigma1(w7)
+    round(h, a, b, &c, d, e, f, &g, 0xa831c66d &+ w9)
+    w10 = w10 &+ smallSigma0(w11) &+ w3 &+ smallSigma1(w8)
+    round(g, h, a, &b, c, d, e, &f, 0xb00327c8 &+ w10)
+    w11 = w11 &+ smallSigma0(w12) &+ w4 &+ smallSigma1(w9)
+    round(f, g, h, &a, b, c, d, &e, 0xbf597fc7 &+ w11)
+    w12 = w12 &+ smallSigma0(w13) &+ w5 &+ smallSigma1(w10)
+    round(e, f, g, &h, a, b, c, &d, 0xc6e00bf3 &+ w12)
+    w13 = w13 &+ smallSigma0(w14) &+ w6 &+ smallSigma1(w11)
+    round(d, e, f, &g, h, a, b, &c, 0xd5a79147 &+ w13)
+    w14 = w14 &+ smallSigma0(w15) &+ w7 &+ smallSigma1(w12)
+    round(c, d, e, &f, g, h, a, &b, 0x06ca6351 &+ w14)
+    w15 = w15 &+ smallSigma0(w0) &+ w8 &+ smallSigma1(w13)
+    round(b, c, d, &e, f, g, h, &a, 0x14292967 &+ w15)
+    w0 = w0 &+ smallSigma0(w1) &+ w9 &+ smallSigma1(w14)
+    round(a, b, c, &d, e, f, g, &h, 0x27b70a85 &+ w0)
+    w1 = w1 &+ smallSigma0(w2) &+ w10 &+ smallSigma1(w15)
+    round(h, a, b, &c, d, e, f, &g, 0x2e1b2138 &+ w1)
+    w2 = w2 &+ smallSigma0(w3) &+ w11 &+ smallSigma1(w0)
+    round(g, h, a, &b, c, d, e, &f, 0x4d2c6dfc &+ w2)
+    w3 = w3 &+ smallSigma0(w4) &+ w12 &+ smallSigma1(w1)
+    round(f, g, h, &a, b, c, d, &e, 0x53380d13 &+ w3)
+    w4 = w4 &+ smallSigma0(w5) &+ w13 &+ smallSigma1(w2)
+    round(e, f, g, &h, a, b, c, &d, 0x650a7354 &+ w4)
+    w5 = w5 &+ smallSigma0(w6) &+ w14 &+ smallSigma1(w3)
+    round(d, e, f, &g, h, a, b, &c, 0x766a0abb &+ w5)
+    w6 = w6 &+ smallSigma0(w7) &+ w15 &+ smallSigma1(w4)
+    round(c, d, e, &f, g, h, a, &b, 0x81c2c92e &+ w6)
+    w7 = w7 &+ smallSigma0(w8) &+ w0 &+ smallSigma1(w5)
+    round(b, c, d, &e, f, g, h, &a, 0x92722c85 &+ w7)
+    w8 = w8 &+ smallSigma0(w9) &+ w1 &+ smallSigma1(w6)
+    round(a, b, c, &d, e, f, g, &h, 0xa2bfe8a1 &+ w8)
+    w9 = w9 &+ smallSigma0(w10) &+ w2 &+ smallSigma1(w7)
+    round(h, a, b, &c, d, e, f, &g, 0xa81a664b &+ w9)
+    w10 = w10 &+ smallSigma0(w11) &+ w3 &+ smallSigma1(w8)
+    round(g, h, a, &b, c, d, e, &f, 0xc24b8b70 &+ w10)
+    w11 = w11 &+ smallSigma0(w12) &+ w4 &+ smallSigma1(w9)
+    round(f, g, h, &a, b, c, d, &e, 0xc76c51a3 &+ w11)
+    w12 = w12 &+ smallSigma0(w13) &+ w5 &+ smallSigma1(w10)
+    round(e, f, g, &h, a, b, c, &d, 0xd192e819 &+ w12)
+    w13 = w13 &+ smallSigma0(w14) &+ w6 &+ smallSigma1(w11)
+    round(d, e, f, &g, h, a, b, &c, 0xd6990624 &+ w13)
+    w14 = w14 &+ smallSigma0(w15) &+ w7 &+ smallSigma1(w12)
+    round(c, d, e, &f, g, h, a, &b, 0xf40e3585 &+ w14)
+    w15 = w15 &+ smallSigma0(w0) &+ w8 &+ smallSigma1(w13)
+    round(b, c, d, &e, f, g, h, &a, 0x106aa070 &+ w15)
+    w0 = w0 &+ smallSigma0(w1) &+ w9 &+ smallSigma1(w14)
+    round(a, b, c, &d, e, f, g, &h, 0x19a4c116 &+ w0)
+    w1 = w1 &+ smallSigma0(w2) &+ w10 &+ smallSigma1(w15)
+    round(h, a, b, &c, d, e, f, &g, 0x1e376c08 &+ w1)
+    w2 = w2 &+ smallSigma0(w3) &+ w11 &+ smallSigma1(w0)
+    round(g, h, a, &b, c, d, e, &f, 0x2748774c &+ w2)
+    w3 = w3 &+ smallSigma0(w4) &+ w12 &+ smallSigma1(w1)
+    round(f, g, h, &a, b, c, d, &e, 0x34b0bcb5 &+ w3)
+    w4 = w4 &+ smallSigma0(w5) &+ w13 &+ smallSigma1(w2)
+    round(e, f, g, &h, a, b, c, &d, 0x391c0cb3 &+ w4)
+    w5 = w5 &+ smallSigma0(w6) &+ w14 &+ smallSigma1(w3)
+    round(d, e, f, &g, h, a, b, &c, 0x4ed8aa4a &+ w5)
+    w6 = w6 &+ smallSigma0(w7) &+ w15 &+ smallSigma1(w4)
+    round(c, d, e, &f, g, h, a, &b, 0x5b9cca4f &+ w6)
+    w7 = w7 &+ smallSigma0(w8) &+ w0 &+ smallSigma1(w5)
+    round(b, c, d, &e, f, g, h, &a, 0x682e6ff3 &+ w7)
+    w8 = w8 &+ smallSigma0(w9) &+ w1 &+ smallSigma1(w6)
+    round(a, b, c, &d, e, f, g, &h, 0x748f82ee &+ w8)
+    w9 = w9 &+ smallSigma0(w10) &+ w2 &+ smallSigma1(w7)
+    round(h, a, b, &c, d, e, f, &g, 0x78a5636f &+ w9)
+    w10 = w10 &+ smallSigma0(w11) &+ w3 &+ smallSigma1(w8)
+    round(g, h, a, &b, c, d, e, &f, 0x84c87814 &+ w10)
+    w11 = w11 &+ smallSigma0(w12) &+ w4 &+ smallSigma1(w9)
+    round(f, g, h, &a, b, c, d, &e, 0x8cc70208 &+ w11)
+    w12 = w12 &+ smallSigma0(w13) &+ w5 &+ smallSigma1(w10)
+    round(e, f, g, &h, a, b, c, &d, 0x90befffa &+ w12)
+    w13 = w13 &+ smallSigma0(w14) &+ w6 &+ smallSigma1(w11)
+    round(d, e, f, &g, h, a, b, &c, 0xa4506ceb &+ w13)
+    w14 = w14 &+ smallSigma0(w15) &+ w7 &+ smallSigma1(w12)
+    round(c, d, e, &f, g, h, a, &b, 0xbef9a3f7 &+ w14)
+    w15 = w15 &+ smallSigma0(w0) &+ w8 &+ smallSigma1(w13)
+    round(b, c, d, &e, f, g, h, &a, 0xc67178f2 &+ w15)
+    state = (state.0 &+ a, state.1 &+ b, state.2 &+ c, state.3 &+ d, state.4 &+ e, state.5 &+ f, state.6 &+ g, state.7 &+ h)
+  }
+
+  @inline(__always)
+  private static func word(_ block: UnsafeRawPointer, _ index: Int) -> UInt32 {
+    UInt32(bigEndian: block.loadUnaligned(fromByteOffset: index * 4, as: UInt32.self))
+  }
+
+  @inline(__always)
+  private static func smallSigma0(_ x: UInt32) -> UInt32 { x.rotatedRight(7) ^ x.rotatedRight(18) ^ (x >> 3) }
+
+  @inline(__always)
+  private static func smallSigma1(_ x: UInt32) -> UInt32 { x.rotatedRight(17) ^ x.rotatedRight(19) ^ (x >> 10) }
+
+  /// One round with the working variables renamed instead of shifted: `d` and `h` are the two that change.
+  @inline(__always)
+  private static func round(
+    _ a: UInt32, _ b: UInt32, _ c: UInt32, _ d: inout UInt32, _ e: UInt32, _ f: UInt32, _ g: UInt32,
+    _ h: inout UInt32, _ constantPlusWord: UInt32
+  ) {
+    let t1 = h &+ (e.rotatedRight(6) ^ e.rotatedRight(11) ^ e.rotatedRight(25)) &+ (g ^ (e & (f ^ g))) &+ constantPlusWord
+    let t2 = (a.rotatedRight(2) ^ a.rotatedRight(13) ^ a.rotatedRight(22)) &+ ((a & b) | (c & (a | b)))
+    d = d &+ t1
+    h = t1 &+ t2
   }
 
   /// A 32-byte SHA-256 digest: the log's chain values.

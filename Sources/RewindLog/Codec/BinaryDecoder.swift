@@ -12,8 +12,10 @@ public struct BinaryDecoder: Sendable {
   public init(maxDepth: Int = BinaryValue.defaultMaxDepth) { self.maxDepth = maxDepth }
 
   /// Decodes a `T` from `bytes`.
+  ///
+  /// Reads the bytes in place, without building a tree; the whole input must be one well-formed value.
   public func decode<T: Decodable>(_ type: T.Type, from bytes: [UInt8]) throws -> T {
-    try decode(type, from: try BinaryValue.decode(bytes, maxDepth: maxDepth))
+    try StreamDecoding.decode(type, from: bytes, bytes.indices, maxDepth: maxDepth)
   }
 
   /// Decodes a `T` from a tree.

@@ -8,10 +8,11 @@ public struct BinaryEncoder: Sendable {
   public init() {}
 
   /// The bytes of `value`.
+  ///
+  /// Written straight into the bytes when the value fills its containers one at a time (as synthesized
+  /// `Codable` code does), else through a tree; the bytes are the same either way.
   public func encode<T: Encodable>(_ value: T) throws -> [UInt8] {
-    var writer = ByteWriter(capacity: 128)
-    try encodeNode(value).write(to: &writer)
-    return writer.bytes
+    try StreamEncoding.bytes(value)
   }
 
   /// `value` as a tree.

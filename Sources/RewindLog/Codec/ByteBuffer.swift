@@ -115,3 +115,23 @@ struct ByteReader {
     return text
   }
 }
+
+extension ByteWriter {
+  /// Reserves one byte for a varint that ``patchVarint(_:reservedAt:)`` fills in later; returns its offset.
+  mutating func reserveVarint() -> Int {
+    bytes.append(0)
+    return bytes.count - 1
+  }
+
+  /// Writes `value` as a varint into the byte reserved at `offset`, moving what follows when it needs more
+  /// than one byte (values of 128 and more; rare for the lengths it is used for).
+  mutating func patchVarint(_ value: UInt64, reservedAt offset: Int) {
+    if value < 0x80 {
+      bytes[offset] = UInt8(value)
+      return
+    }
+    var encoded = ByteWriter(capacity: 10)
+    encoded.varint(value)
+    bytes.replaceSubrange(offset..<(offset + 1), with: encoded.bytes)
+  }
+}

@@ -24,13 +24,3 @@ func reflectedTypeName(of value: Any) -> String {
   if let label = mirror.children.first?.label { return label }
   return String(describing: value)
 }
-
-/// The type name and schema version recorded for `action`. `encodedCase` is the case name read from the
-/// action's encoding, when the action is an enum encoded as a single-key container; it spares the cost of
-/// reflection on every event.
-func eventType(of action: some Any, encodedCase: String? = nil) -> (name: String, version: UInt64) {
-  if let versioned = action as? any VersionedAction {
-    return (versioned.eventTypeName, type(of: versioned).schemaVersion)
-  }
-  return (encodedCase ?? reflectedTypeName(of: action), 1)
-}

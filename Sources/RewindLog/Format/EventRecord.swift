@@ -1,3 +1,6 @@
+import Foundation
+import Rewind
+
 /// How an event's payload is encoded.
 public enum EventCodec: UInt8, Sendable, Hashable, CaseIterable {
   /// The compact, self-describing binary format of ``BinaryValue``.
@@ -6,13 +9,35 @@ public enum EventCodec: UInt8, Sendable, Hashable, CaseIterable {
   case json = 2
 }
 
-/// One event inside a frame: codec (1 byte), schema version (varint), type name (varint length, UTF-8),
-/// then the encoded `Event` up to the record's end.
+/// One event inside a frame. The envelope has a fixed layout; only the action (or history command) goes
+/// through the codec:
+///
+/// codec (1), schema version (varint), timestamp (8: the bits of the `Double` seconds since 2001-01-01),
+/// actor (varint: 0 for none, else 1 + its UTF-8 length, then the bytes), source (1: `0` user, `1` effect
+/// followed by the cause's sequence number as a varint, `2` system), correlation id (varint), payload kind
+/// (1: `0` action, `1` history command), payload length (varint), payload, type name (UTF-8, to the end).
+///
+/// The sequence number is not stored: it is the frame's first sequence number plus the record's position.
 struct EventRecord {
+  enum Kind: UInt8 {
+    case action = 0
+    case command = 1
+  }
+
   var codec: EventCodec
   var schemaVersion: UInt64
-  var typeName: String
-  var payload: ArraySlice<UInt8>
+  var timestamp: Date
+  var metadata: EventMetadata
+  var kind: Kind
+  /// The buffer the record was read from, and where its payload lies in it.
+  var bytes: [UInt8]
+  var payloadRange: Range<Int>
+  var typeNameRange: Range<Int>
+
+  var payload: ArraySlice<UInt8> { bytes[payloadRange] }
+
+  /// The recorded type name (checked to be UTF-8 when the record was parsed).
+  var typeName: String { String(decoding: bytes[typeNameRange], as: UTF8.self) }
 
   static func parse(_ bytes: [UInt8], _ range: Range<Int>) throws(BinaryCodecError) -> EventRecord {
     var reader = ByteReader(bytes, from: range.lowerBound, end: range.upperBound)
@@ -20,20 +45,117 @@ struct EventRecord {
     let rawCodec = try reader.u8()
     guard let codec = EventCodec(rawValue: rawCodec) else { throw .unknownTag(rawCodec, offset: start) }
     let version = try reader.varint()
-    let name = try reader.string()
-    return EventRecord(codec: codec, schemaVersion: version, typeName: name, payload: try reader.bytes(reader.remaining))
+    let timestamp = Date(timeIntervalSinceReferenceDate: Double(bitPattern: try reader.u64()))
+    let actorOffset = reader.offset
+    let actorHeader = try reader.varint()
+    var actor: String?
+    if actorHeader > 0 {
+      guard actorHeader - 1 <= UInt64(reader.remaining) else { throw .lengthOutOfBounds(offset: actorOffset) }
+      guard let text = String(validating: try reader.bytes(Int(actorHeader - 1)), as: UTF8.self) else {
+        throw .invalidUTF8(offset: actorOffset)
+      }
+      actor = text
+    }
+    let sourceOffset = reader.offset
+    let source: EventSource
+    switch try reader.u8() {
+    case 0: source = .user
+    case 1: source = .effect(cause: try reader.varint())
+    case 2: source = .system
+    case let other: throw .unknownTag(other, offset: sourceOffset)
+    }
+    let correlation = CorrelationID(rawValue: try reader.varint())
+    let kindOffset = reader.offset
+    let rawKind = try reader.u8()
+    guard let kind = Kind(rawValue: rawKind) else { throw .unknownTag(rawKind, offset: kindOffset) }
+    let payloadLength = try reader.length()
+    let payloadStart = reader.offset
+    _ = try reader.bytes(payloadLength)
+    let nameStart = reader.offset
+    let nameRange = nameStart..<range.upperBound
+    if !bytes[nameRange].allSatisfy({ $0 < 0x80 }), String(validating: bytes[nameRange], as: UTF8.self) == nil {
+      throw .invalidUTF8(offset: nameStart)
+    }
+    return EventRecord(
+      codec: codec, schemaVersion: version, timestamp: timestamp,
+      metadata: EventMetadata(actor: actor, source: source, correlationID: correlation), kind: kind, bytes: bytes,
+      payloadRange: payloadStart..<(payloadStart + payloadLength), typeNameRange: nameRange)
   }
 
-  /// Appends a length-prefixed record to `writer`.
+  /// Appends a length-prefixed record to `writer`: the envelope, then the payload written by `payload`,
+  /// then the type name `typeName` returns (it may read the payload's bytes, given as a range of `writer`).
   static func append(
-    codec: EventCodec, schemaVersion: UInt64, typeName: String, payload: [UInt8], to writer: inout ByteWriter
-  ) {
-    var header = ByteWriter(capacity: 16 + typeName.utf8.count)
-    header.u8(codec.rawValue)
-    header.varint(schemaVersion)
-    header.string(typeName)
-    writer.u32(UInt32(header.bytes.count + payload.count))
-    writer.append(header.bytes)
-    writer.append(payload)
+    codec: EventCodec, schemaVersion: UInt64, timestamp: Date, metadata: EventMetadata, kind: Kind,
+    to writer: inout ByteWriter, payload: (inout ByteWriter) throws -> Void,
+    typeName: (ByteWriter, Range<Int>) -> String
+  ) rethrows {
+    let lengthOffset = writer.bytes.count
+    writer.u32(0)
+    writer.u8(codec.rawValue)
+    writer.varint(schemaVersion)
+    writer.u64(timestamp.timeIntervalSinceReferenceDate.bitPattern)
+    if let actor = metadata.actor {
+      var actor = actor
+      actor.withUTF8 { utf8 in
+        writer.varint(UInt64(utf8.count) + 1)
+        writer.bytes.append(contentsOf: utf8)
+      }
+    } else {
+      writer.u8(0)
+    }
+    switch metadata.source {
+    case .user: writer.u8(0)
+    case .effect(let cause):
+      writer.u8(1)
+      writer.varint(cause)
+    case .system: writer.u8(2)
+    }
+    writer.varint(metadata.correlationID.rawValue)
+    writer.u8(kind.rawValue)
+    let lengthAt = writer.reserveVarint()
+    let payloadStart = writer.bytes.count
+    try payload(&writer)
+    let payloadLength = writer.bytes.count - payloadStart
+    writer.patchVarint(UInt64(payloadLength), reservedAt: lengthAt)
+    let payloadEnd = writer.bytes.count
+    var name = typeName(writer, (payloadEnd - payloadLength)..<payloadEnd)
+    name.withUTF8 { writer.bytes.append(contentsOf: $0) }
+    writer.patchU32(UInt32(truncatingIfNeeded: writer.bytes.count - lengthOffset - 4), at: lengthOffset)
+  }
+
+  /// The first key of the keyed value at the start of `range` (an enum's case name in synthesized
+  /// encodings), or `nil`.
+  static func firstKey(in bytes: [UInt8], _ range: Range<Int>) -> String? {
+    var reader = ByteReader(bytes, from: range.lowerBound, end: range.upperBound)
+    guard (try? reader.u8()) == BinaryValue.Tag.keyed.rawValue, let count = try? reader.varint(), count > 0 else {
+      return nil
+    }
+    return try? reader.key()
+  }
+
+  /// The whole event as a tree, in the shape `Event`'s synthesized encoding has: what tools show.
+  func tree(sequence: UInt64) throws(BinaryCodecError) -> BinaryValue {
+    let body: BinaryValue
+    switch codec {
+    case .binary: body = try BinaryValue.decode(Array(payload))
+    case .json: body = .string(String(decoding: payload, as: UTF8.self))
+    }
+    var metadataFields: [BinaryValue.Field] = []
+    if let actor = metadata.actor { metadataFields.append(.init(key: "actor", value: .string(actor))) }
+    let source: BinaryValue
+    switch metadata.source {
+    case .user: source = .keyed([.init(key: "user", value: .keyed([]))])
+    case .effect(let cause): source = .keyed([.init(key: "effect", value: .keyed([.init(key: "cause", value: .uint(cause))]))])
+    case .system: source = .keyed([.init(key: "system", value: .keyed([]))])
+    }
+    metadataFields.append(.init(key: "source", value: source))
+    metadataFields.append(.init(key: "correlationID", value: .uint(metadata.correlationID.rawValue)))
+    let kindName = kind == .action ? "action" : "command"
+    return .keyed([
+      .init(key: "sequence", value: .uint(sequence)),
+      .init(key: "timestamp", value: .double(timestamp.timeIntervalSinceReferenceDate)),
+      .init(key: "metadata", value: .keyed(metadataFields)),
+      .init(key: "payload", value: .keyed([.init(key: kindName, value: .keyed([.init(key: "_0", value: body)]))])),
+    ])
   }
 }

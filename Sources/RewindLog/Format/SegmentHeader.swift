@@ -5,7 +5,7 @@
 /// 72 bytes (4).
 struct SegmentHeader: Equatable {
   static let magic: [UInt8] = Array("RWNDLOG\0".utf8)
-  static let version: UInt32 = 1
+  static let version: UInt32 = 2
   static let size = 76
 
   var logID: [UInt8]

@@ -27,6 +27,8 @@ public final class FileJournal<Action: Codable & Sendable>: Journal {
   private let lock: any LogFileLock
   private let closed = Atomic<Bool>(false)
   private let restoredFrom = Locked<SnapshotRecovery?>(nil)
+  /// `Action` as a ``VersionedAction``, when it is one: checked once, not per event.
+  private let isVersioned = Action.self is any VersionedAction.Type
   /// Whether `Action` is an enum, found by reflection once.
   private let isEnum = Locked<Bool?>(nil)
 
@@ -192,38 +194,46 @@ public final class FileJournal<Action: Codable & Sendable>: Journal {
     handler?(event.sequence)
   }
 
+  /// The event as a length-prefixed record: the envelope written field by field, the action (or command)
+  /// through the codec.
   private func encodeRecord(_ event: Event<Action>) throws -> [UInt8] {
-    let payload: [UInt8]
-    var encodedCase: String?
+    var writer = ByteWriter(capacity: 96)
     do {
-      switch options.codec {
-      case .binary:
-        let node = try BinaryEncoder().encodeNode(event)
-        var writer = ByteWriter(capacity: 128)
-        node.write(to: &writer)
-        payload = writer.bytes
-        if let action = event.action, actionIsEnum(action) {
-          encodedCase = node.firstKey(at: ["payload", "action", "_0"])
-        }
-      case .json: payload = Array(try JSONEncoder().encode(event))
+      switch event.payload {
+      case .action(let action):
+        let versioned = isVersioned ? action as? any VersionedAction : nil
+        let version = versioned.map { type(of: $0).schemaVersion } ?? 1
+        try EventRecord.append(
+          codec: options.codec, schemaVersion: version, timestamp: event.timestamp, metadata: event.metadata,
+          kind: .action, to: &writer,
+          payload: { writer in
+            switch options.codec {
+            case .binary: try StreamEncoding.append(action, to: &writer)
+            case .json: writer.append(try JSONEncoder().encode(action))
+            }
+          },
+          typeName: { writer, payload in
+            if let versioned { return versioned.eventTypeName }
+            if options.codec == .binary, actionIsEnum(action), let name = EventRecord.firstKey(in: writer.bytes, payload) {
+              return name
+            }
+            return reflectedTypeName(of: action)
+          })
+      case .command(let command):
+        try EventRecord.append(
+          codec: options.codec, schemaVersion: 1, timestamp: event.timestamp, metadata: event.metadata,
+          kind: .command, to: &writer,
+          payload: { writer in
+            switch options.codec {
+            case .binary: try StreamEncoding.append(command, to: &writer)
+            case .json: writer.append(try JSONEncoder().encode(command))
+            }
+          },
+          typeName: { _, _ in "rewind." + reflectedTypeName(of: command) })
       }
     } catch {
       throw FileJournalError.unencodableEvent(sequence: event.sequence, reason: String(describing: error))
     }
-    let type: (name: String, version: UInt64)
-    if let action = event.action {
-      type = eventType(of: action, encodedCase: encodedCase)
-    } else if let command = event.command {
-      type = ("rewind." + reflectedTypeName(of: command), 1)
-    } else {
-      type = ("event", 1)
-    }
-    guard payload.count + type.name.utf8.count < Frame.maximumBodySize else {
-      throw FileJournalError.eventTooLarge(sequence: event.sequence, bytes: payload.count)
-    }
-    var writer = ByteWriter(capacity: payload.count + type.name.utf8.count + 16)
-    EventRecord.append(
-      codec: options.codec, schemaVersion: type.version, typeName: type.name, payload: payload, to: &writer)
     guard writer.bytes.count <= Frame.maximumBodySize - Frame.minimumBodySize else {
       throw FileJournalError.eventTooLarge(sequence: event.sequence, bytes: writer.bytes.count)
     }
@@ -358,23 +368,22 @@ public final class FileJournal<Action: Codable & Sendable>: Journal {
   }
 
   private func decode(_ record: EventRecord, sequence: UInt64) throws -> Event<Action> {
-    let event: Event<Action>
+    let payload: EventPayload<Action>
     do {
-      switch record.codec {
-      case .binary: event = try BinaryDecoder().decode(Event<Action>.self, from: Array(record.payload))
-      case .json: event = try JSONDecoder().decode(Event<Action>.self, from: Data(record.payload))
+      switch (record.kind, record.codec) {
+      case (.action, .binary):
+        payload = .action(try StreamDecoding.decode(Action.self, from: record.bytes, record.payloadRange))
+      case (.command, .binary):
+        payload = .command(try StreamDecoding.decode(HistoryCommand.self, from: record.bytes, record.payloadRange))
+      case (.action, .json): payload = .action(try JSONDecoder().decode(Action.self, from: Data(record.payload)))
+      case (.command, .json): payload = .command(try JSONDecoder().decode(HistoryCommand.self, from: Data(record.payload)))
       }
     } catch {
       throw FileJournalError.undecodableEvent(
         sequence: sequence, typeName: record.typeName, schemaVersion: record.schemaVersion,
         reason: String(describing: error))
     }
-    guard event.sequence == sequence else {
-      throw FileJournalError.undecodableEvent(
-        sequence: sequence, typeName: record.typeName, schemaVersion: record.schemaVersion,
-        reason: "it carries sequence number \(event.sequence)")
-    }
-    return event
+    return Event(sequence: sequence, timestamp: record.timestamp, metadata: record.metadata, payload: payload)
   }
 }
 
@@ -402,7 +411,7 @@ public struct InspectedEvent: Sendable, Hashable {
   public var schemaVersion: UInt64
   /// The codec the payload was written with.
   public var codec: EventCodec
-  /// The whole encoded `Event` as a tree (JSON payloads are shown as a string).
+  /// The whole event as a tree, shaped as `Event`'s `Codable` encoding (a JSON action is shown as a string).
   public var payload: BinaryValue
 
   init(sequence: UInt64, record: EventRecord) throws {
@@ -410,9 +419,6 @@ public struct InspectedEvent: Sendable, Hashable {
     typeName = record.typeName
     schemaVersion = record.schemaVersion
     codec = record.codec
-    switch record.codec {
-    case .binary: payload = try BinaryValue.decode(Array(record.payload))
-    case .json: payload = .string(String(decoding: record.payload, as: UTF8.self))
-    }
+    payload = try record.tree(sequence: sequence)
   }
 }
