@@ -5,48 +5,115 @@ import RewindLog
 /// Suite `journal`: the durable file journal. Appends without syncing and with group commit, replay
 /// (open, decode, reduce), and the bytes an event takes on disk. Baselines: the same events encoded or
 /// decoded (and reduced) with Foundation's JSONEncoder/JSONDecoder, one event at a time.
-/// For profiling (e.g. under callgrind): `REWIND_BENCH_JOURNAL_ONLY=replay` or `=append` runs that
-/// measurement alone, once; `REWIND_BENCH_JOURNAL_COUNT=N` sets the number of events (default 200,000).
+/// `journal/append-none` and `journal/replay` use an action type that adopts ``BinaryCodable``; the
+/// `-codable` lines journal the same events through `Codable`.
+/// For profiling (e.g. under callgrind): `REWIND_BENCH_JOURNAL_ONLY=append`, `append-codable`, `replay` or
+/// `replay-codable` runs that measurement alone, once; `REWIND_BENCH_JOURNAL_COUNT=N` sets the number of events (default 200,000).
 let journalSuite = Suite(name: "journal", summary: "file journal: append, group commit, replay, size") { reporter in
   let environment = ProcessInfo.processInfo.environment
   let count = environment["REWIND_BENCH_JOURNAL_COUNT"].flatMap { Int($0) }.map { max($0, 1) } ?? 200_000
   let events = (1...UInt64(count)).map(benchEvent)
-  let actionBytes = try BinaryEncoder().encode(events[0].action).count
-  reporter.progress("journal: \(count) events, actions of \(actionBytes) bytes encoded")
+  let codableEvents = events.map(\.codable)
+  let actionBytes = try BinaryEncoder().encode(codableEvents[0].action)
+  guard let first = events[0].action, first.binaryEncoded == actionBytes else { throw BenchFailure.shapesDiffer }
+  reporter.progress("journal: \(count) events, actions of \(actionBytes.count) bytes encoded")
 
   switch environment["REWIND_BENCH_JOURNAL_ONLY"] {
-  case "replay":
+  case "replay", "replay-codable":
     let directory = benchDirectory()
     defer { try? FileManager.default.removeItem(atPath: directory) }
     _ = try writeLog(events, to: directory)
-    reporter.report(
-      Measurement(
-        name: "journal/replay", unit: "events/s", median: try replayRate(directory: directory, count: count, repetitions: 1)))
+    let rate =
+      environment["REWIND_BENCH_JOURNAL_ONLY"] == "replay"
+      ? try replayRate(directory: directory, count: count, reducer: BenchNotes(), repetitions: 1)
+      : try replayRate(directory: directory, count: count, reducer: CodableBenchNotes(), repetitions: 1)
+    reporter.report(Measurement(name: "journal/replay", unit: "events/s", median: rate))
     return
   case "append":
     reporter.report(
       Measurement(name: "journal/append-none", unit: "events/s", median: try appendRate(events, durability: .none, repetitions: 1)))
     return
+  case "append-codable":
+    reporter.report(
+      Measurement(
+        name: "journal/append-none-codable", unit: "events/s",
+        median: try appendRate(codableEvents, durability: .none, repetitions: 1)))
+    return
   default: break
   }
-  let encodeBaseline = try jsonEncodeRate(events)
+  let encodeBaseline = try jsonEncodeRate(codableEvents)
   let none = try appendRate(events, durability: .none)
   reporter.report(Measurement(name: "journal/append-none", unit: "events/s", median: none, baseline: encodeBaseline))
+  let noneCodable = try appendRate(codableEvents, durability: .none)
+  reporter.report(
+    Measurement(name: "journal/append-none-codable", unit: "events/s", median: noneCodable, baseline: encodeBaseline))
 
   let grouped = try appendRate(Array(events.prefix(100_000)), durability: .grouped())
   reporter.report(Measurement(name: "journal/append-grouped", unit: "events/s", median: grouped))
 
   let directory = benchDirectory()
   defer { try? FileManager.default.removeItem(atPath: directory) }
+  // Both action types write the same bytes, so one log serves both replays.
   let bytes = try writeLog(events, to: directory)
-  let replay = try replayRate(directory: directory, count: count)
-  let decodeBaseline = try jsonDecodeRate(events)
+  let decodeBaseline = try jsonDecodeRate(codableEvents)
+  let replay = try replayRate(directory: directory, count: count, reducer: BenchNotes())
   reporter.report(Measurement(name: "journal/replay", unit: "events/s", median: replay, baseline: decodeBaseline))
+  let replayCodable = try replayRate(directory: directory, count: count, reducer: CodableBenchNotes())
+  reporter.report(Measurement(name: "journal/replay-codable", unit: "events/s", median: replayCodable, baseline: decodeBaseline))
   reporter.report(Measurement(name: "journal/bytes-per-event", unit: "bytes", median: Double(bytes) / Double(count)))
 }
 
-/// An action of about 40 bytes encoded.
-enum BenchNote: Codable, Sendable {
+/// An action of about 40 bytes encoded, written and read through ``BinaryCodable`` (no `Codable` on the
+/// journal's path; `Codable` too, for snapshots and JSON).
+enum BenchNote: Codable, Sendable, BinaryCodable {
+  case rename(id: Int, title: String)
+  case toggle(id: Int)
+
+  func encode(to writer: inout BinaryWriter) {
+    writer.keyed(count: 1)
+    switch self {
+    case .rename(let id, let title):
+      writer.key("rename")
+      writer.keyed(count: 2)
+      writer.key("id")
+      writer.int(id)
+      writer.key("title")
+      writer.string(title)
+    case .toggle(let id):
+      writer.key("toggle")
+      writer.keyed(count: 1)
+      writer.key("id")
+      writer.int(id)
+    }
+  }
+
+  init(from reader: inout BinaryReader) throws {
+    try reader.keyed(count: 1)
+    switch try reader.key() {
+    case "rename":
+      try reader.keyed(count: 2)
+      try reader.key("id")
+      let id = try reader.int()
+      try reader.key("title")
+      self = .rename(id: id, title: try reader.string())
+    case "toggle":
+      try reader.keyed(count: 1)
+      try reader.key("id")
+      self = .toggle(id: try reader.int())
+    case let other: throw reader.unknownCase(other)
+    }
+  }
+
+  var codable: CodableBenchNote {
+    switch self {
+    case .rename(let id, let title): .rename(id: id, title: title)
+    case .toggle(let id): .toggle(id: id)
+    }
+  }
+}
+
+/// The same action through `Codable` only: the `-codable` lines.
+enum CodableBenchNote: Codable, Sendable {
   case rename(id: Int, title: String)
   case toggle(id: Int)
 }
@@ -63,6 +130,24 @@ struct BenchNotes: Reducer {
   }
 }
 
+struct CodableBenchNotes: Reducer {
+  func reduce(into state: inout BenchNotes.State, action: CodableBenchNote) -> Effect<CodableBenchNote> {
+    switch action {
+    case .rename(let id, let title): state.titles[id] = title
+    case .toggle: state.toggles &+= 1
+    }
+    return .none
+  }
+}
+
+extension Event where Action == BenchNote {
+  var codable: Event<CodableBenchNote> {
+    Event<CodableBenchNote>(
+      sequence: sequence, timestamp: timestamp, metadata: metadata,
+      payload: action.map { .action($0.codable) } ?? .command(command ?? .endTransaction))
+  }
+}
+
 private func benchEvent(_ sequence: UInt64) -> Event<BenchNote> {
   Event(
     sequence: sequence, timestamp: Date(timeIntervalSince1970: 1_700_000_000 + Double(sequence) / 1000),
@@ -75,12 +160,14 @@ private func benchDirectory() -> String {
 }
 
 /// Events per second appended until they are written (`none`) or durable (`grouped`), medians of 3 runs.
-private func appendRate(_ events: [Event<BenchNote>], durability: Durability, repetitions: Int = 3) throws -> Double {
+private func appendRate<A: Codable & Sendable>(
+  _ events: [Event<A>], durability: Durability, repetitions: Int = 3
+) throws -> Double {
   var samples: [Double] = []
   for _ in 0..<repetitions {
     let directory = benchDirectory()
     defer { try? FileManager.default.removeItem(atPath: directory) }
-    let journal = try FileJournal<BenchNote>(directory: directory, options: FileJournalOptions(durability: durability))
+    let journal = try FileJournal<A>(directory: directory, options: FileJournalOptions(durability: durability))
     let seconds = try time {
       for event in events { try journal.append(event) }
       if durability == .none {
@@ -107,16 +194,18 @@ private func writeLog(_ events: [Event<BenchNote>], to directory: String) throws
 }
 
 /// Events per second to open the log, decode every event and reduce it into a store.
-private func replayRate(directory: String, count: Int, repetitions: Int = 3) throws -> Double {
+private func replayRate<R: Reducer & Sendable>(
+  directory: String, count: Int, reducer: R, repetitions: Int = 3
+) throws -> Double where R.State == BenchNotes.State, R.Action: Codable {
   let seconds = try medianSeconds(repetitions: repetitions) {
-    let store = try Store.open(directory: directory, initialState: BenchNotes.State(), reducer: BenchNotes())
+    let store = try Store.open(directory: directory, initialState: BenchNotes.State(), reducer: reducer)
     guard store.sequence == UInt64(count) else { throw BenchFailure.replayedWrongCount(store.sequence) }
     blackHole(store.state)
   }
   return Double(count) / seconds
 }
 
-private func jsonEncodeRate(_ events: [Event<BenchNote>]) throws -> Double {
+private func jsonEncodeRate(_ events: [Event<CodableBenchNote>]) throws -> Double {
   let encoder = JSONEncoder()
   let seconds = try medianSeconds(repetitions: 3) {
     var total = 0
@@ -126,19 +215,23 @@ private func jsonEncodeRate(_ events: [Event<BenchNote>]) throws -> Double {
   return Double(events.count) / seconds
 }
 
-private func jsonDecodeRate(_ events: [Event<BenchNote>]) throws -> Double {
+private func jsonDecodeRate(_ events: [Event<CodableBenchNote>]) throws -> Double {
   let encoder = JSONEncoder()
   let encoded = try events.map { try encoder.encode($0) }
   let decoder = JSONDecoder()
-  let reducer = BenchNotes()
+  let reducer = CodableBenchNotes()
   let seconds = try medianSeconds(repetitions: 3) {
     var state = BenchNotes.State()
     for data in encoded {
-      if let action = try decoder.decode(Event<BenchNote>.self, from: data).action { _ = reducer.reduce(into: &state, action: action) }
+      if let action = try decoder.decode(Event<CodableBenchNote>.self, from: data).action { _ = reducer.reduce(into: &state, action: action) }
     }
     blackHole(state)
   }
   return Double(events.count) / seconds
 }
 
-enum BenchFailure: Error { case replayedWrongCount(UInt64) }
+enum BenchFailure: Error {
+  case replayedWrongCount(UInt64)
+  /// The BinaryCodable and Codable encodings of the bench action differ.
+  case shapesDiffer
+}

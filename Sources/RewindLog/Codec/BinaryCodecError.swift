@@ -16,6 +16,8 @@ public enum BinaryCodecError: Error, Hashable, Sendable, CustomStringConvertible
   case trailingBytes(offset: Int)
   /// A reference to a well-known field name that the format does not define.
   case unknownKey(index: UInt64, offset: Int)
+  /// A value of another shape than a ``BinaryCodable`` type reads (or a field or case it does not know).
+  case mismatch(expected: String, found: String, offset: Int)
 
   public var description: String {
     switch self {
@@ -27,6 +29,7 @@ public enum BinaryCodecError: Error, Hashable, Sendable, CustomStringConvertible
     case .tooDeep(let offset, let limit): "value at byte \(offset) nests deeper than \(limit) levels"
     case .trailingBytes(let offset): "unexpected bytes after the value, from byte \(offset)"
     case .unknownKey(let index, let offset): "unknown well-known key \(index) at byte \(offset)"
+    case .mismatch(let expected, let found, let offset): "expected \(expected), found \(found) at byte \(offset)"
     }
   }
 }

@@ -185,8 +185,27 @@ final class StreamDecodingState {
     let count = header >> 1
     guard count <= UInt64(end - next) else { throw .lengthOutOfBounds(offset: relative(offset)) }
     let after = next + Int(count)
-    guard let text = String(validating: bytes[next..<after], as: UTF8.self) else { throw .invalidUTF8(offset: relative(offset)) }
+    guard let text = text(next..<after) else { throw .invalidUTF8(offset: relative(offset)) }
     return (text, after)
+  }
+
+  /// The string in `range`, or `nil` when it is not UTF-8. ASCII, the common case, is copied without
+  /// the general validation.
+  func text(_ range: Range<Int>) -> String? {
+    bytes.withUnsafeBufferPointer { all -> String? in
+      guard let base = all.baseAddress, range.lowerBound >= 0, range.upperBound <= all.count else { return nil }
+      let slice = UnsafeBufferPointer(start: base + range.lowerBound, count: range.count)
+      var ascii = true
+      for byte in slice where byte >= 0x80 {
+        ascii = false
+        break
+      }
+      guard ascii else { return String(validating: slice, as: UTF8.self) }
+      return String(unsafeUninitializedCapacity: slice.count) { buffer in
+        _ = buffer.initialize(fromContentsOf: slice)
+        return slice.count
+      }
+    }
   }
 
   // MARK: Scalars (each returns the value; the end of the value is found by `skip` when needed)
@@ -209,9 +228,7 @@ final class StreamDecodingState {
   func string(at offset: Int, _ path: @autoclosure () -> CodingPath) throws -> (String, Int) {
     guard try tag(at: offset) == .string else { throw mismatch(String.self, at: offset, path()) }
     let (count, start) = try length(at: offset + 1)
-    guard let text = String(validating: bytes[start..<(start + count)], as: UTF8.self) else {
-      throw BinaryCodecError.invalidUTF8(offset: relative(offset + 1))
-    }
+    guard let text = text(start..<(start + count)) else { throw BinaryCodecError.invalidUTF8(offset: relative(offset + 1)) }
     return (text, start + count)
   }
 

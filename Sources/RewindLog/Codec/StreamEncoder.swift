@@ -11,6 +11,12 @@ enum StreamEncoding {
   /// Appends the encoding of `value` to `writer`; returns false (with `writer` unchanged) when the value
   /// must be encoded through the tree encoder instead.
   static func encode<T: Encodable>(_ value: T, into writer: inout ByteWriter) throws -> Bool {
+    var firstKey: String?
+    return try encode(value, into: &writer, firstKey: &firstKey)
+  }
+
+  /// ``encode(_:into:)``, also returning the first field name written when the value is keyed.
+  static func encode<T: Encodable>(_ value: T, into writer: inout ByteWriter, firstKey: inout String?) throws -> Bool {
     let start = writer.bytes.count
     if StreamEncodingState.writePrimitive(value, to: &writer) { return true }
     let state = StreamEncodingState()
@@ -28,6 +34,9 @@ enum StreamEncoding {
       return false
     }
     state.fillIfEmpty(token)
+    if state.writer.bytes.count > start, state.writer.bytes[start] == BinaryValue.Tag.keyed.rawValue {
+      firstKey = state.firstKey
+    }
     return true
   }
 
@@ -38,10 +47,15 @@ enum StreamEncoding {
     return writer.bytes
   }
 
-  /// Appends the bytes of `value`, through this encoder or, when it cannot, the tree encoder.
-  static func append<T: Encodable>(_ value: T, to writer: inout ByteWriter) throws {
-    if try encode(value, into: &writer) { return }
-    try BinaryEncoder().encodeNode(value).write(to: &writer)
+  /// Appends the bytes of `value`, through this encoder or, when it cannot, the tree encoder; returns the
+  /// first field name written, when the value is keyed (an enum's case name in the synthesized shape).
+  @discardableResult
+  static func append<T: Encodable>(_ value: T, to writer: inout ByteWriter) throws -> String? {
+    var firstKey: String?
+    if try encode(value, into: &writer, firstKey: &firstKey) { return firstKey }
+    let node = try BinaryEncoder().encodeNode(value)
+    node.write(to: &writer)
+    return node.firstKey(at: [])
   }
 }
 
@@ -64,6 +78,8 @@ final class StreamEncodingState {
   @exclusivity(unchecked) private var nextToken = 0
   /// Set when the value cannot be streamed; every later write is ignored.
   @exclusivity(unchecked) var failed = false
+  /// The first field name written.
+  @exclusivity(unchecked) var firstKey: String?
 
   init() { open.reserveCapacity(8) }
 
@@ -245,7 +261,9 @@ private struct KeyedStreamEncoder<Key: CodingKey>: KeyedEncodingContainerProtoco
   private func field(_ key: Key) -> Bool {
     guard state.activate(token) else { return false }
     state.bump()
-    state.writer.key(key.stringValue)
+    let name = key.stringValue
+    if state.firstKey == nil { state.firstKey = name }
+    state.writer.key(name)
     return true
   }
 

@@ -29,14 +29,18 @@ public final class FileJournal<Action: Codable & Sendable>: Journal {
   private let restoredFrom = Locked<SnapshotRecovery?>(nil)
   /// `Action` as a ``VersionedAction``, when it is one: checked once, not per event.
   private let isVersioned = Action.self is any VersionedAction.Type
-  /// Whether `Action` is an enum, found by reflection once.
-  private let isEnum = Locked<Bool?>(nil)
+  /// Whether `Action` is an enum, found by reflection on the first action: 0 unknown, 1 no, 2 yes.
+  private let isEnum = Atomic<UInt8>(0)
+  /// The codec of a ``BinaryCodable`` action type, which bypasses `Codable`.
+  private let direct = DirectCodec<Action>.make()
 
   private func actionIsEnum(_ action: Action) -> Bool {
-    isEnum.withLock { known in
-      if let known { return known }
+    switch isEnum.load(ordering: .relaxed) {
+    case 1: return false
+    case 2: return true
+    default:
       let found = Mirror(reflecting: action).displayStyle == .enum
-      known = found
+      isEnum.store(found ? 2 : 1, ordering: .relaxed)
       return found
     }
   }
@@ -203,20 +207,19 @@ public final class FileJournal<Action: Codable & Sendable>: Journal {
       case .action(let action):
         let versioned = isVersioned ? action as? any VersionedAction : nil
         let version = versioned.map { type(of: $0).schemaVersion } ?? 1
+        var firstKey: String?
         try EventRecord.append(
           codec: options.codec, schemaVersion: version, timestamp: event.timestamp, metadata: event.metadata,
           kind: .action, to: &writer,
           payload: { writer in
             switch options.codec {
-            case .binary: try StreamEncoding.append(action, to: &writer)
+            case .binary: firstKey = try appendBinary(action, to: &writer)
             case .json: writer.append(try JSONEncoder().encode(action))
             }
           },
-          typeName: { writer, payload in
+          typeName: { _, _ in
             if let versioned { return versioned.eventTypeName }
-            if options.codec == .binary, actionIsEnum(action), let name = EventRecord.firstKey(in: writer.bytes, payload) {
-              return name
-            }
+            if let firstKey, actionIsEnum(action) { return firstKey }
             return reflectedTypeName(of: action)
           })
       case .command(let command):
@@ -238,6 +241,22 @@ public final class FileJournal<Action: Codable & Sendable>: Journal {
       throw FileJournalError.eventTooLarge(sequence: event.sequence, bytes: writer.bytes.count)
     }
     return writer.bytes
+  }
+
+  /// Appends the binary encoding of `action`, directly when its type is ``BinaryCodable``; returns the
+  /// first field name of a keyed encoding (an enum's case name).
+  private func appendBinary(_ action: Action, to writer: inout ByteWriter) throws -> String? {
+    let start = writer.bytes.count
+    if let direct {
+      var binary = BinaryWriter(buffer: ByteWriter(capacity: 0))
+      swap(&binary.buffer, &writer)
+      let written = direct.encode(action, &binary)
+      swap(&binary.buffer, &writer)
+      if written {
+        return writer.bytes.count > start && writer.bytes[start] == BinaryValue.Tag.keyed.rawValue ? binary.firstKey : nil
+      }
+    }
+    return try StreamEncoding.append(action, to: &writer)
   }
 
   /// Suspends until every event through `sequence` is synced (with ``Durability/none``, this syncs).
@@ -372,7 +391,14 @@ public final class FileJournal<Action: Codable & Sendable>: Journal {
     do {
       switch (record.kind, record.codec) {
       case (.action, .binary):
-        payload = .action(try StreamDecoding.decode(Action.self, from: record.bytes, record.payloadRange))
+        if let direct {
+          var reader = BinaryReader(record.bytes, record.payloadRange)
+          guard let action = try direct.decode(&reader) else { throw BinaryCodecError.trailingBytes(offset: 0) }
+          guard reader.isAtEnd else { throw BinaryCodecError.trailingBytes(offset: reader.offset - record.payloadRange.lowerBound) }
+          payload = .action(action)
+        } else {
+          payload = .action(try StreamDecoding.decode(Action.self, from: record.bytes, record.payloadRange))
+        }
       case (.command, .binary):
         payload = .command(try StreamDecoding.decode(HistoryCommand.self, from: record.bytes, record.payloadRange))
       case (.action, .json): payload = .action(try JSONDecoder().decode(Action.self, from: Data(record.payload)))
