@@ -12,10 +12,12 @@ public enum EventCodec: UInt8, Sendable, Hashable, CaseIterable {
 /// One event inside a frame. The envelope has a fixed layout; only the action (or history command) goes
 /// through the codec:
 ///
-/// codec (1), schema version (varint), timestamp (8: the bits of the `Double` seconds since 2001-01-01),
+/// codec (1: the ``EventCodec``, plus `0x80` when the type name is the payload's case name and so not
+/// repeated), schema version (varint), timestamp (8: the bits of the `Double` seconds since 2001-01-01),
 /// actor (varint: 0 for none, else 1 + its UTF-8 length, then the bytes), source (1: `0` user, `1` effect
-/// followed by the cause's sequence number as a varint, `2` system), correlation id (varint), payload kind
-/// (1: `0` action, `1` history command), payload length (varint), payload, type name (UTF-8, to the end).
+/// followed by the cause's sequence number as a varint, `2` system), correlation id (zigzag varint of the
+/// sequence number minus the id: 0 when an event starts its own chain), payload kind (1: `0` action, `1`
+/// history command), payload length (varint), payload, type name (UTF-8, to the end; empty when flagged).
 ///
 /// The sequence number is not stored: it is the frame's first sequence number plus the record's position.
 struct EventRecord {
@@ -34,16 +36,29 @@ struct EventRecord {
   var payloadRange: Range<Int>
   var typeNameRange: Range<Int>
 
+  /// The type name is the first key of the payload (an enum's case name), not stored.
+  var typeNameIsCase: Bool
+
+  /// Set in the codec byte when the type name is the payload's case name.
+  static let caseNameFlag: UInt8 = 0x80
+
   var payload: ArraySlice<UInt8> { bytes[payloadRange] }
 
   /// The recorded type name (checked to be UTF-8 when the record was parsed).
-  var typeName: String { String(decoding: bytes[typeNameRange], as: UTF8.self) }
+  var typeName: String {
+    if typeNameIsCase { return Self.firstKey(in: bytes, payloadRange) ?? "" }
+    return String(decoding: bytes[typeNameRange], as: UTF8.self)
+  }
 
-  static func parse(_ bytes: [UInt8], _ range: Range<Int>) throws(BinaryCodecError) -> EventRecord {
+  /// Parses the record in `range` of `bytes`, the event numbered `sequence`.
+  static func parse(_ bytes: [UInt8], _ range: Range<Int>, sequence: UInt64) throws(BinaryCodecError) -> EventRecord {
     var reader = ByteReader(bytes, from: range.lowerBound, end: range.upperBound)
     let start = reader.offset
     let rawCodec = try reader.u8()
-    guard let codec = EventCodec(rawValue: rawCodec) else { throw .unknownTag(rawCodec, offset: start) }
+    let typeNameIsCase = rawCodec & caseNameFlag != 0
+    guard let codec = EventCodec(rawValue: rawCodec & ~caseNameFlag), !typeNameIsCase || codec == .binary else {
+      throw .unknownTag(rawCodec, offset: start)
+    }
     let version = try reader.varint()
     let timestamp = Date(timeIntervalSinceReferenceDate: Double(bitPattern: try reader.u64()))
     let actorOffset = reader.offset
@@ -64,7 +79,8 @@ struct EventRecord {
     case 2: source = .system
     case let other: throw .unknownTag(other, offset: sourceOffset)
     }
-    let correlation = CorrelationID(rawValue: try reader.varint())
+    let delta = try reader.varint()
+    let correlation = CorrelationID(rawValue: sequence &- UInt64(bitPattern: Int64(bitPattern: delta >> 1) ^ -Int64(bitPattern: delta & 1)))
     let kindOffset = reader.offset
     let rawKind = try reader.u8()
     guard let kind = Kind(rawValue: rawKind) else { throw .unknownTag(rawKind, offset: kindOffset) }
@@ -76,21 +92,23 @@ struct EventRecord {
     if !bytes[nameRange].allSatisfy({ $0 < 0x80 }), String(validating: bytes[nameRange], as: UTF8.self) == nil {
       throw .invalidUTF8(offset: nameStart)
     }
+    if typeNameIsCase, !nameRange.isEmpty { throw .trailingBytes(offset: nameStart) }
     return EventRecord(
       codec: codec, schemaVersion: version, timestamp: timestamp,
       metadata: EventMetadata(actor: actor, source: source, correlationID: correlation), kind: kind, bytes: bytes,
-      payloadRange: payloadStart..<(payloadStart + payloadLength), typeNameRange: nameRange)
+      payloadRange: payloadStart..<(payloadStart + payloadLength), typeNameRange: nameRange,
+      typeNameIsCase: typeNameIsCase)
   }
 
-  /// Appends a length-prefixed record to `writer`: the envelope, then the payload written by `payload`,
-  /// then the type name `typeName` returns (it may read the payload's bytes, given as a range of `writer`).
+  /// Appends a length-prefixed record to `writer`: the envelope of event `sequence`, then the payload
+  /// written by `payload` (which returns the payload's case name, if any), then the type name `typeName`
+  /// returns, unless it is that case name.
   static func append(
-    codec: EventCodec, schemaVersion: UInt64, timestamp: Date, metadata: EventMetadata, kind: Kind,
-    to writer: inout ByteWriter, payload: (inout ByteWriter) throws -> Void,
-    typeName: (ByteWriter, Range<Int>) -> String
+    codec: EventCodec, schemaVersion: UInt64, sequence: UInt64, timestamp: Date, metadata: EventMetadata, kind: Kind,
+    to writer: inout ByteWriter, payload: (inout ByteWriter) throws -> String?, typeName: (String?) -> String
   ) rethrows {
-    let lengthOffset = writer.bytes.count
-    writer.u32(0)
+    let lengthAt = writer.reserveVarint()
+    let codecAt = writer.bytes.count
     writer.u8(codec.rawValue)
     writer.varint(schemaVersion)
     writer.u64(timestamp.timeIntervalSinceReferenceDate.bitPattern)
@@ -110,17 +128,23 @@ struct EventRecord {
       writer.varint(cause)
     case .system: writer.u8(2)
     }
-    writer.varint(metadata.correlationID.rawValue)
+    let delta = Int64(bitPattern: sequence &- metadata.correlationID.rawValue)
+    writer.varint(UInt64(bitPattern: (delta << 1) ^ (delta >> 63)))
     writer.u8(kind.rawValue)
-    let lengthAt = writer.reserveVarint()
+    let payloadLengthAt = writer.reserveVarint()
     let payloadStart = writer.bytes.count
-    try payload(&writer)
+    let caseName = try payload(&writer)
     let payloadLength = writer.bytes.count - payloadStart
-    writer.patchVarint(UInt64(payloadLength), reservedAt: lengthAt)
-    let payloadEnd = writer.bytes.count
-    var name = typeName(writer, (payloadEnd - payloadLength)..<payloadEnd)
-    name.withUTF8 { writer.bytes.append(contentsOf: $0) }
-    writer.patchU32(UInt32(truncatingIfNeeded: writer.bytes.count - lengthOffset - 4), at: lengthOffset)
+    let name = typeName(caseName)
+    if codec == .binary, let caseName, name == caseName {
+      writer.bytes[codecAt] |= caseNameFlag
+    } else {
+      var name = name
+      name.withUTF8 { writer.bytes.append(contentsOf: $0) }
+    }
+    // Patched back to front, so the second patch does not move the first.
+    writer.patchVarint(UInt64(payloadLength), reservedAt: payloadLengthAt)
+    writer.patchVarint(UInt64(writer.bytes.count - lengthAt - 1), reservedAt: lengthAt)
   }
 
   /// The first key of the keyed value at the start of `range` (an enum's case name in synthesized

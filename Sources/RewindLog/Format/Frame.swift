@@ -4,7 +4,7 @@
 /// type (1, `1` = events), flags (1), reserved (2), event count (4), first sequence number (8), commit time
 /// in nanoseconds since 1970 (8), the event records, and the 32-byte chain value
 /// `SHA-256(previous chain ‖ frame bytes from the length field to the end of the records)`.
-/// Each record is a 4-byte length and an ``EventRecord``.
+/// Each record is a varint length and an ``EventRecord``.
 enum Frame {
   static let prefixSize = 8
   static let fixedBodySize = 24
@@ -106,11 +106,12 @@ enum Frame {
       let count = try body.u32()
       let first = try body.u64()
       let time = Int64(bitPattern: try body.u64())
-      guard count > 0, Int(count) <= body.remaining / 4 else { return .malformed("bad event count \(count)") }
+      // A record takes more than two bytes, which bounds the ranges allocated below.
+      guard count > 0, Int(count) <= body.remaining / 2 else { return .malformed("bad event count \(count)") }
       var records: [Range<Int>] = []
       records.reserveCapacity(Int(count))
       for _ in 0..<count {
-        let size = Int(try body.u32())
+        let size = try body.length()
         let start = body.offset
         _ = try body.bytes(size)
         records.append(start..<(start + size))

@@ -207,32 +207,34 @@ public final class FileJournal<Action: Codable & Sendable>: Journal {
       case .action(let action):
         let versioned = isVersioned ? action as? any VersionedAction : nil
         let version = versioned.map { type(of: $0).schemaVersion } ?? 1
-        var firstKey: String?
         try EventRecord.append(
-          codec: options.codec, schemaVersion: version, timestamp: event.timestamp, metadata: event.metadata,
-          kind: .action, to: &writer,
+          codec: options.codec, schemaVersion: version, sequence: event.sequence, timestamp: event.timestamp,
+          metadata: event.metadata, kind: .action, to: &writer,
           payload: { writer in
             switch options.codec {
-            case .binary: firstKey = try appendBinary(action, to: &writer)
-            case .json: writer.append(try JSONEncoder().encode(action))
+            case .binary: return try appendBinary(action, to: &writer)
+            case .json:
+              writer.append(try JSONEncoder().encode(action))
+              return nil
             }
           },
-          typeName: { _, _ in
+          typeName: { firstKey in
             if let versioned { return versioned.eventTypeName }
             if let firstKey, actionIsEnum(action) { return firstKey }
             return reflectedTypeName(of: action)
           })
       case .command(let command):
         try EventRecord.append(
-          codec: options.codec, schemaVersion: 1, timestamp: event.timestamp, metadata: event.metadata,
-          kind: .command, to: &writer,
+          codec: options.codec, schemaVersion: 1, sequence: event.sequence, timestamp: event.timestamp,
+          metadata: event.metadata, kind: .command, to: &writer,
           payload: { writer in
             switch options.codec {
             case .binary: try StreamEncoding.append(command, to: &writer)
             case .json: writer.append(try JSONEncoder().encode(command))
             }
+            return nil
           },
-          typeName: { _, _ in "rewind." + reflectedTypeName(of: command) })
+          typeName: { _ in "rewind." + reflectedTypeName(of: command) })
       }
     } catch {
       throw FileJournalError.unencodableEvent(sequence: event.sequence, reason: String(describing: error))
@@ -375,7 +377,7 @@ public final class FileJournal<Action: Codable & Sendable>: Journal {
           let sequence = frame.firstSequence + UInt64(position)
           guard sequence >= first, sequence <= upper else { continue }
           let record: EventRecord
-          do { record = try EventRecord.parse(bytes, range) } catch {
+          do { record = try EventRecord.parse(bytes, range, sequence: sequence) } catch {
             throw FileJournalError.corrupted(
               segment: name, offset: location.offset, lastGoodSequence: sequence - 1, reason: "bad event record: \(error)")
           }

@@ -50,8 +50,11 @@ extension FileJournal {
         for (position, range) in parsed.records.enumerated() {
           let sequence = parsed.firstSequence + UInt64(position)
           do {
-            let record = try EventRecord.parse(bytes, range)
+            let record = try EventRecord.parse(bytes, range, sequence: sequence)
             if record.codec == .binary { _ = try BinaryValue.decode(Array(record.payload)) }
+            if record.typeNameIsCase, EventRecord.firstKey(in: record.bytes, record.payloadRange) == nil {
+              throw BinaryCodecError.mismatch(expected: "a keyed payload naming the type", found: "none", offset: 0)
+            }
           } catch {
             throw FileJournalError.corrupted(
               segment: segment.name, offset: frame.offset, lastGoodSequence: sequence - 1,
