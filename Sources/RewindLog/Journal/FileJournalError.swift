@@ -1,5 +1,5 @@
 /// Why a file journal could not be opened, read or written. Each case names what and where.
-public enum FileJournalError: Error, Sendable, CustomStringConvertible {
+public enum FileJournalError: Error, Sendable, Hashable, CustomStringConvertible {
   /// Another journal (in this or another process) has the directory open for writing.
   case locked(directory: String)
   /// A write or sync failed earlier; the journal acknowledges nothing more until it is reopened.
