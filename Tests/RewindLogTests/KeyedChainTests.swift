@@ -201,4 +201,20 @@ import Testing
     #expect(report.bytesVerified == last.bytesTotal)
     #expect(zip(updates, updates.dropFirst()).allSatisfy { $0.bytesDone <= $1.bytesDone })
   }
+
+  @Test func storeOpenTakesTheKeyThroughItsOptions() throws {
+    let directory = TemporaryDirectory()
+    let options = FileJournalOptions(chainKey: Self.key)
+    let store = try Store.open(directory: directory.path, initialState: Notes.State(), reducer: Notes(), options: options)
+    store.send(.add("milk"))
+    store.send(.add("eggs"))
+    try (store.journal as? FileJournal<Note>)?.close()
+    let reopened = try Store.open(directory: directory.path, initialState: Notes.State(), reducer: Notes(), options: options)
+    #expect(reopened.state.items == ["milk", "eggs"])
+    try (reopened.journal as? FileJournal<Note>)?.close()
+    #expect(throws: FileJournalError.keyRequired(segment: SegmentHeader.fileName(firstSequence: 1))) {
+      try Store.open(directory: directory.path, initialState: Notes.State(), reducer: Notes())
+    }
+    #expect(try LogAudit.verify(directory: directory.path, key: Self.key).lastSequence == 2)
+  }
 }
