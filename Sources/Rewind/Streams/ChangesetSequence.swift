@@ -21,7 +21,8 @@ public struct ChangesetSequence<State: Sendable, Element: Sendable>: AsyncSequen
   @usableFromInline
   init(
     hub: StateHub<State>, extract: @escaping @Sendable (State) -> [Element],
-    diff: @escaping @Sendable ([Element], [Element]) -> StagedChangeset<[Element]>, shared: SharedDiff<Element>
+    diff: @escaping @Sendable ([Element], [Element]) -> StagedChangeset<[Element]>,
+    shared: SharedDiff<Element>
   ) {
     (self.hub, self.extract, self.diff, self.shared) = (hub, extract, diff, shared)
   }
