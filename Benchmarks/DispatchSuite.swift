@@ -5,7 +5,8 @@ import Rewind
 /// journal, with 0, 1, 10 and 100 subscribers iterating `states`. Baseline: the reducer called directly.
 let dispatchSuite = Suite(name: "dispatch", summary: "store sends per second, 0-100 subscribers") {
   reporter in
-  let sends = 1_000_000
+  // REWIND_BENCH_SENDS shortens the run, e.g. for counting instructions under valgrind.
+  let sends = ProcessInfo.processInfo.environment["REWIND_BENCH_SENDS"].flatMap { Int($0) } ?? 1_000_000
   let baseline = directReducerRate(sends: sends)
   let only = ProcessInfo.processInfo.environment["REWIND_BENCH_SUBSCRIBERS"].flatMap { Int($0) }
   for subscribers in [0, 1, 10, 100] where only == nil || only == subscribers {
