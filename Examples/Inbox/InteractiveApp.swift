@@ -1,0 +1,4 @@
+struct InteractiveApp {
+  var directory: String
+  func run() -> Int32 { 0 }
+}
