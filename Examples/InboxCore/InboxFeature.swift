@@ -77,9 +77,13 @@ public struct InboxFeature: Reducer, Sendable {
     }
   }
 
-  /// A carousel with nothing loaded.
+  /// A carousel with nothing loaded. It does not settle on an item boundary after a layout (the scrolls it
+  /// gets already end on one), so loading it starts no animation.
   static var emptyCarousel: CarouselState {
-    CarouselState(itemWidth: 120, bounds: CarouselSize(width: 320, height: 120), type: .linear)
+    var properties = CarouselProperties()
+    properties.scrollToItemBoundary = false
+    return CarouselState(
+      itemWidth: 120, bounds: CarouselSize(width: 320, height: 120), type: .linear, properties: properties)
   }
 
   /// Applies `action`; see the type's documentation.

@@ -94,7 +94,8 @@ public struct InboxScreen: Sendable {
   }
 
   func bold(_ text: String) -> String { styled ? "\u{1B}[1m\(text)\u{1B}[0m" : text }
-  func dim(_ text: String) -> String { styled ? "\u{1B}[2m\(text)\u{1B}[0m" : text }
+  /// `text` dimmed when styled.
+  public func dim(_ text: String) -> String { styled ? "\u{1B}[2m\(text)\u{1B}[0m" : text }
   func reverse(_ text: String) -> String { styled ? "\u{1B}[7m\(text)\u{1B}[0m" : text }
   func highlight(_ text: String) -> String { styled ? "\u{1B}[30;46m\(text)\u{1B}[0m" : text }
 }
