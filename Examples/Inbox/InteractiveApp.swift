@@ -1,4 +1,8 @@
+#if canImport(Glibc)
 import Glibc
+#else
+import Darwin
+#endif
 import InboxCore
 
 /// The terminal UI: the list with its swipe buttons, the carousel and the editor, redrawn after every key

@@ -1,4 +1,8 @@
+#if canImport(Glibc)
 import Glibc
+#else
+import Darwin
+#endif
 
 /// The command line: `Inbox [--script | --interactive] [--directory PATH]`.
 struct Options {

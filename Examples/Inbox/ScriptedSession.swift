@@ -1,4 +1,8 @@
+#if canImport(Glibc)
 import Glibc
+#else
+import Darwin
+#endif
 import InboxCore
 
 /// The scripted front end: plays ``InboxScript`` to standard output; exit status 1 if replay differed.

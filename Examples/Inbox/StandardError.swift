@@ -1,4 +1,8 @@
+#if canImport(Glibc)
 import Glibc
+#else
+import Darwin
+#endif
 
 /// Writes `message` and a newline to standard error.
 func printError(_ message: String) {

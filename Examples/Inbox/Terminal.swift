@@ -1,4 +1,8 @@
+#if canImport(Glibc)
 import Glibc
+#else
+import Darwin
+#endif
 
 /// The terminal settings before raw mode; restored on exit and by the signal handler.
 nonisolated(unsafe) private var savedSettings: termios?
@@ -45,7 +49,7 @@ enum Terminal {
   private static func restoreSettings() {
     guard var settings = savedSettings else { return }
     let reset = "\u{1B}[?25h\u{1B}[?1049l"
-    _ = reset.withCString { Glibc.write(STDOUT_FILENO, $0, strlen($0)) }
+    _ = reset.withCString { systemWrite(STDOUT_FILENO, $0, strlen($0)) }
     tcsetattr(STDIN_FILENO, TCSAFLUSH, &settings)
   }
 
@@ -53,7 +57,7 @@ enum Terminal {
   static func write(_ text: String) {
     var bytes = Array(text.utf8)[...]
     while !bytes.isEmpty {
-      let written = bytes.withUnsafeBytes { Glibc.write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+      let written = bytes.withUnsafeBytes { systemWrite(STDOUT_FILENO, $0.baseAddress, $0.count) }
       if written < 0 && errno == EINTR { continue }
       guard written > 0 else { return }
       bytes = bytes.dropFirst(written)
@@ -66,7 +70,7 @@ enum Terminal {
     let ready = poll(&descriptor, 1, milliseconds)
     guard ready > 0 else { return [] }
     var buffer = [UInt8](repeating: 0, count: 256)
-    let count = buffer.withUnsafeMutableBytes { Glibc.read(STDIN_FILENO, $0.baseAddress, $0.count) }
+    let count = buffer.withUnsafeMutableBytes { systemRead(STDIN_FILENO, $0.baseAddress, $0.count) }
     if count < 0 && (errno == EINTR || errno == EAGAIN) { return [] }
     guard count > 0 else { return nil }
     return Array(buffer[..<count])
@@ -120,4 +124,14 @@ enum Key: Equatable {
     flushText()
     return keys
   }
+}
+
+/// write(2), named apart from ``Terminal/write(_:)``.
+private func systemWrite(_ descriptor: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int {
+  write(descriptor, buffer, count)
+}
+
+/// read(2), named apart from ``Terminal/read(timeout:)``.
+private func systemRead(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int {
+  read(descriptor, buffer, count)
 }

@@ -1,4 +1,8 @@
+#if canImport(Glibc)
 import Glibc
+#else
+import Darwin
+#endif
 import InboxCore
 
 // The Inbox example: a mail inbox built from Rewind's headless components, persisted to a file journal.

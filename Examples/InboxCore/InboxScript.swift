@@ -40,6 +40,7 @@ public struct InboxScript {
       output("The log already holds \(session.journal.lastSequence) events (replayed on open).")
       output("Back to the sample inbox with one more event; nothing is deleted or rewritten.")
       session.send(.resetToSample)
+      try printEvents(session.journal.events(in: session.store.sequence...session.store.sequence))
     }
     var subscriber = ListSubscriber(session.store)
     _ = await subscriber.next()
