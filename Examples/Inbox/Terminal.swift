@@ -20,12 +20,17 @@ enum Terminal {
       throw .notATerminal
     }
     savedSettings = settings
+    // A parent may have started us with these signals blocked; unblock them, or the handler never runs.
+    var signals = sigset_t()
+    sigemptyset(&signals)
     for signalNumber in [SIGINT, SIGTERM, SIGHUP] {
+      sigaddset(&signals, signalNumber)
       signal(signalNumber) { received in
         Terminal.restoreSettings()
         _exit(128 + received)
       }
     }
+    pthread_sigmask(SIG_UNBLOCK, &signals, nil)
     var raw = settings
     cfmakeraw(&raw)
     // Reads return as soon as one byte is there; poll() decides how long to wait.

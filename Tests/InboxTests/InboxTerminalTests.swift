@@ -61,6 +61,22 @@ import Testing
   }
 }
 
+extension InboxTerminalTests {
+  @Test func sigintRestoresTheTerminal() throws {
+    let executable = try #require(inboxExecutable(), "the Inbox executable is not built; run `swift build` first")
+    let directory = TemporaryDirectory("sigint")
+    let terminal = try PseudoTerminal(executable, ["--interactive", "--directory", directory.path])
+    defer { terminal.stop() }
+    try terminal.waitForScreen("the initial list") { $0.list.count == 4 }
+    #expect(terminal.localFlags & tcflag_t(ICANON) == 0, "raw mode while running")
+    kill(terminal.process.processIdentifier, SIGINT)
+    let status = try terminal.waitForExit()
+    #expect(status == 128 + SIGINT)
+    #expect(terminal.localFlags & tcflag_t(ICANON | ECHO) == tcflag_t(ICANON | ECHO), "canonical mode and echo restored")
+    #expect(terminal.output.contains("\u{1B}[?1049l"), "the alternate screen was left")
+  }
+}
+
 /// A child process whose standard input, output and error are the slave side of a pseudo-terminal.
 final class PseudoTerminal {
   let process = Process()
@@ -100,6 +116,13 @@ final class PseudoTerminal {
     // The child has its own copies; without closing ours, reads would never see the end of output.
     try handle.close()
     watchdog = Watchdog(pid: process.processIdentifier, after: 120)
+  }
+
+  /// The terminal's local mode flags (`ICANON`, `ECHO`, …), as the child last set them.
+  var localFlags: tcflag_t {
+    var settings = termios()
+    tcgetattr(master, &settings)
+    return settings.c_lflag
   }
 
   func send(_ keys: String) {
