@@ -11,19 +11,20 @@ struct InteractiveApp {
   var directory: String
 
   func run() -> Int32 {
-    let session: InboxSession
-    do {
-      session = try InboxSession.open(directory: directory)
-    } catch {
-      printError("Inbox: \(error)")
-      return 1
-    }
+    // The terminal first: without one, nothing (not even the log directory) is created.
     do {
       try Terminal.enterRawMode()
     } catch {
       printError("Inbox: \(error)")
-      try? session.close()
       return 2
+    }
+    let session: InboxSession
+    do {
+      session = try InboxSession.open(directory: directory)
+    } catch {
+      Terminal.restore()
+      printError("Inbox: \(error)")
+      return 1
     }
     var loop = EventLoop(session: session, directory: directory)
     loop.run()

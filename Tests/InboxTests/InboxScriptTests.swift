@@ -82,6 +82,14 @@ import Testing
     #expect(run.output.contains("unknown argument --frobnicate") && run.output.contains("usage:"), "\(run.output)")
   }
 
+  @Test func theInteractiveModeWithoutATerminalIsRefusedAndCreatesNothing() throws {
+    let directory = TemporaryDirectory("no-terminal")
+    let run = try runInbox(["--interactive", "--directory", directory.path])
+    #expect(run.status == 2)
+    #expect(run.output.contains("needs a terminal"), "\(run.output)")
+    #expect(!FileManager.default.fileExists(atPath: directory.path))
+  }
+
   func verifiedEventCount(_ output: String) -> Int? {
     guard let line = output.split(separator: "\n").first(where: { $0.hasPrefix("Verified ") }) else { return nil }
     return Int(line.split(separator: " ")[1])
