@@ -242,7 +242,7 @@ extension Store {
 
     var recorded = pending
     recorded.payload = .command(planned.command)
-    let outcome = hub.core.withLock { core -> Outcome in
+    let outcome = hub.core.withLock { core -> Outcome? in
       let sequence = core.sequence + 1
       let (metadata, timestamp, journalError) = record(recorded, sequence: sequence)
       // The plan already holds any state a jump brings back, so resolving cannot fail here.
@@ -254,7 +254,7 @@ extension Store {
       return publish(&core, sequence: sequence, effect: .none, metadata: metadata, journalError: journalError)
     }
     if notifiesObservers { registrar.didSet(self, keyPath: \.state) }
-    finish(outcome)
+    if let outcome { finish(outcome) }
   }
 }
 
