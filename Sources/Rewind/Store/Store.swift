@@ -266,10 +266,9 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
       isObserved.load(ordering: .relaxed) && isObserved.exchange(false, ordering: .acquiringAndReleasing)
     if notifiesObservers { registrar.willSet(self, keyPath: \.state) }
 
-    let (reducer, undoPolicy) = (self.reducer, self.undoPolicy)
     let outcome = hub.core.withLock { core -> Outcome? in
       let sequence = core.sequence + 1
-      let (metadata, timestamp, journalError) = record(pending, sequence: sequence)
+      let (timestamp, journalError) = record(pending, sequence: sequence)
       let effect: Effect<Action>
       if let undoPolicy {
         effect = Self.applyUndoable(
@@ -279,22 +278,30 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
         effect = reducer(&core.state, action)
       }
       if sequence == core.nextCheckpoint { Self.offerCheckpoint(&core, at: sequence) }
-      return publish(
-        &core, sequence: sequence, effect: effect, metadata: metadata, journalError: journalError)
+      return publish(&core, sequence: sequence, pending: pending, effect: effect, journalError: journalError)
     }
 
     if notifiesObservers { registrar.didSet(self, keyPath: \.state) }
     if let outcome { finish(outcome) }
   }
 
-  /// Stamps and journals event `sequence`. Runs under the state lock.
+  /// The metadata event `sequence` is recorded with.
   @inlinable
-  func record(_ pending: PendingEvent<State, Action>, sequence: UInt64)
-    -> (metadata: EventMetadata, timestamp: Date, journalError: (any Error)?)
-  {
-    let metadata = EventMetadata(
+  func metadata(of pending: PendingEvent<State, Action>, sequence: UInt64) -> EventMetadata {
+    EventMetadata(
       actor: pending.actor ?? defaultActor, source: pending.source,
       correlationID: pending.correlationID ?? CorrelationID(rawValue: sequence))
+  }
+
+  /// Stamps and journals event `sequence`. Runs under the state lock.
+  ///
+  /// The metadata is moved into the event, not returned: it is rebuilt from `pending` in the rare case
+  /// that an effect needs it, which keeps string copies off the common path.
+  @inlinable
+  func record(_ pending: PendingEvent<State, Action>, sequence: UInt64)
+    -> (timestamp: Date, journalError: (any Error)?)
+  {
+    let metadata = metadata(of: pending, sequence: sequence)
     let timestamp = clock.timestamp()
     var journalError: (any Error)?
     if journalHealthy.load(ordering: .relaxed) {
@@ -310,7 +317,7 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
         journalError = error
       }
     }
-    return (metadata, timestamp, journalError)
+    return (timestamp, journalError)
   }
 
   /// Makes event `sequence` visible to subscribers. Runs under the state lock.
@@ -318,8 +325,8 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
   ///   nobody waiting, no journal error), which spares the send building and destroying an ``Outcome``.
   @inlinable
   func publish(
-    _ core: inout StateHub<State>.Core, sequence: UInt64, effect: Effect<Action>, metadata: EventMetadata,
-    journalError: (any Error)?
+    _ core: inout StateHub<State>.Core, sequence: UInt64, pending: PendingEvent<State, Action>,
+    effect: Effect<Action>, journalError: (any Error)?
   ) -> Outcome? {
     core.sequence = sequence
     hub.published.store(sequence, ordering: .releasing)
@@ -327,7 +334,7 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
     var woken: [StateHub<State>.Waiter] = []
     if !core.waiters.isEmpty { swap(&woken, &core.waiters) }
     return Outcome(
-      effect: effect, metadata: metadata, sequence: sequence, woken: woken,
+      effect: effect, metadata: metadata(of: pending, sequence: sequence), sequence: sequence, woken: woken,
       snapshot: woken.isEmpty ? nil : StateHub.Snapshot(state: core.state, sequence: sequence),
       journalError: journalError)
   }
