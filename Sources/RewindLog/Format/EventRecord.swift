@@ -157,12 +157,13 @@ struct EventRecord {
     return try? reader.key()
   }
 
-  /// The whole event as a tree, in the shape `Event`'s synthesized encoding has: what tools show.
+  /// The whole event as a tree, in the shape `Event`'s synthesized encoding has: what tools show and what
+  /// upcasters work on. A JSON payload is parsed into the tree (kept as a string if it does not parse).
   func tree(sequence: UInt64) throws(BinaryCodecError) -> BinaryValue {
     let body: BinaryValue
     switch codec {
     case .binary: body = try BinaryValue.decode(Array(payload))
-    case .json: body = .string(String(decoding: payload, as: UTF8.self))
+    case .json: body = (try? BinaryValue.parseJSON(payload)) ?? .string(String(decoding: payload, as: UTF8.self))
     }
     var metadataFields: [BinaryValue.Field] = []
     if let actor = metadata.actor { metadataFields.append(.init(key: "actor", value: .string(actor))) }

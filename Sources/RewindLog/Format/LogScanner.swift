@@ -19,7 +19,7 @@ struct SegmentInfo: Sendable {
 }
 
 /// Damage at the end of the last segment that a crashed writer can leave: recovery cuts it off.
-public struct TornTail: Sendable, Hashable, CustomStringConvertible {
+public struct TornTail: Sendable, Hashable, Codable, CustomStringConvertible {
   /// The segment file.
   public var segment: String
   /// Where the damage begins.
@@ -46,12 +46,16 @@ struct ScannedLog: Sendable {
   var lastSequence: UInt64 = 0
   var lastChain: SHA256.Digest?
   var tornTail: TornTail?
+  /// Whether the segment headers say the chain is keyed.
+  var isKeyed = false
 }
 
 /// Reads and checks a log directory by the recovery rules of Docs/Persistence.md, without changing it.
 struct LogScanner {
   let fileSystem: any LogFileSystem
   let directory: String
+  /// The chain key the log must be keyed with; `nil` for an unkeyed log.
+  var key: ChainKey? = nil
 
   func segmentNames() throws(FileJournalError) -> [(name: String, first: UInt64)] {
     let names: [String]
@@ -63,7 +67,7 @@ struct LogScanner {
   func readAll(_ name: String) throws(FileJournalError) -> [UInt8] {
     let path = directory + "/" + name
     do {
-      let file = try fileSystem.open(path, create: false)
+      let file = try fileSystem.openForReading(path)
       defer { file.close() }
       let size = try file.size()
       return try file.read(at: 0, count: Int(size))
@@ -73,12 +77,23 @@ struct LogScanner {
   }
 
   /// Scans every segment. Throws for damage anywhere but an incomplete tail of the last segment.
-  func scan() throws(FileJournalError) -> ScannedLog {
+  /// A verified frame handed to the `visit` callback of ``scan(visit:)``.
+  struct Visit {
+    /// The whole segment's bytes.
+    var bytes: [UInt8]
+    var frame: Frame.Parsed
+    var segment: String
+    var segmentIndex: Int
+  }
+
+  /// - Parameter visit: Called with each frame right after it verified, in log order, so a reader can
+  ///   stream the log; returning false stops the scan there (the result then covers what was read).
+  func scan(visit: (Visit) -> Bool = { _ in true }) throws(FileJournalError) -> ScannedLog {
     var log = ScannedLog()
     let names = try segmentNames()
     var expected: UInt64 = 1
     var chain: SHA256.Digest?
-    for (index, entry) in names.enumerated() {
+    segments: for (index, entry) in names.enumerated() {
       let isLast = index == names.count - 1
       let bytes = try readAll(entry.name)
       let header: SegmentHeader
@@ -94,7 +109,7 @@ struct LogScanner {
         // A header that is torn, in the newest segment, with nothing valid after it: the writer died while
         // creating the segment. Anything else is damage.
         let tornCreation: Bool
-        if case .invalid = problem { tornCreation = bytes.count <= SegmentHeader.size } else { tornCreation = true }
+        if case .invalid = problem { tornCreation = bytes.count <= SegmentHeader.keyedSize } else { tornCreation = true }
         guard isLast, tornCreation, !containsFrame(bytes, after: 0) else {
           throw .corrupted(segment: entry.name, offset: 0, lastGoodSequence: expected - 1, reason: reason)
         }
@@ -103,11 +118,16 @@ struct LogScanner {
         continue
       }
       if log.logID == nil {
+        try Self.checkKey(key, against: header, segment: entry.name)
         log.logID = header.logID
+        log.isKeyed = header.isKeyed
         chain = SegmentHeader.genesisChain(logID: header.logID)
       }
       guard header.logID == log.logID else {
         throw .corrupted(segment: entry.name, offset: 0, lastGoodSequence: expected - 1, reason: "segment belongs to another log")
+      }
+      guard header.keyCheck == key?.checkValue(logID: header.logID) else {
+        throw .tampered(segment: entry.name, offset: 0, lastGoodSequence: expected - 1)
       }
       guard header.firstSequence == expected, entry.first == expected else {
         throw .corrupted(
@@ -117,12 +137,12 @@ struct LogScanner {
       guard header.previousChain == chain else {
         throw .tampered(segment: entry.name, offset: 0, lastGoodSequence: expected - 1)
       }
-      var offset = SegmentHeader.size
+      var offset = header.size
       scanning: while offset < bytes.count {
         let parse = Frame.parse(bytes, at: offset)
         switch parse {
         case .frame(let frame):
-          let computed = Frame.chainValue(previous: chain ?? frame.storedChain, hashed: bytes[frame.hashed])
+          let computed = Frame.chainValue(previous: chain ?? frame.storedChain, hashed: bytes[frame.hashed], key: key)
           guard computed == frame.storedChain else {
             throw .tampered(segment: entry.name, offset: UInt64(offset), lastGoodSequence: expected - 1)
           }
@@ -138,6 +158,11 @@ struct LogScanner {
           chain = computed
           expected += UInt64(frame.count)
           offset += frame.totalSize
+          if !visit(Visit(bytes: bytes, frame: frame, segment: entry.name, segmentIndex: index)) {
+            log.segments.append(
+              SegmentInfo(name: entry.name, firstSequence: header.firstSequence, validEnd: UInt64(offset)))
+            break segments
+          }
         case .malformed:
           throw .corrupted(segment: entry.name, offset: UInt64(offset), lastGoodSequence: expected - 1, reason: parse.reason)
         case .incomplete, .zeros, .badLength, .badChecksum:
@@ -162,6 +187,17 @@ struct LogScanner {
     log.lastSequence = expected - 1
     log.lastChain = chain
     return log
+  }
+
+  /// Whether `key` fits the log `header` starts: throws the key errors of ``FileJournalError``.
+  static func checkKey(_ key: ChainKey?, against header: SegmentHeader, segment: String) throws(FileJournalError) {
+    switch (header.keyCheck, key) {
+    case (nil, nil): return
+    case (nil, .some): throw .notKeyed(segment: segment)
+    case (.some, nil): throw .keyRequired(segment: segment)
+    case (.some(let stored), .some(let key)):
+      guard stored == key.checkValue(logID: header.logID) else { throw .wrongKey(segment: segment) }
+    }
   }
 
   private func containsFrame(_ bytes: [UInt8], after offset: Int) -> Bool { firstFrame(in: bytes, after: offset) != nil }
