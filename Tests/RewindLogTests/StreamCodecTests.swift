@@ -371,3 +371,25 @@ struct CodableEdit: Codable, Sendable {
   init(from decoder: any Decoder) throws { edit = try Edit(from: decoder) }
   func encode(to encoder: any Encoder) throws { try edit.encode(to: encoder) }
 }
+
+@Suite struct UnknownCaseTests {
+  /// An event whose case the app no longer knows is `unknownEventType`, through `BinaryCodable` as
+  /// through `Codable`.
+  @Test func anUnknownCaseIsNamedOnBothPaths() throws {
+    let directory = TemporaryDirectory()
+    let journal = try FileJournal<Note>(directory: directory.path)
+    try journal.append(Event(sequence: 1, timestamp: Date(), metadata: event(1).metadata, action: .clear))
+    try journal.close()
+    for open in [{ try FileJournal<Edit>(directory: directory.path).events(in: 1...1) }, {
+      _ = try FileJournal<CodableEdit>(directory: directory.path).events(in: 1...1)
+      return []
+    }] {
+      #expect {
+        _ = try open()
+      } throws: { error in
+        guard case .unknownEventType("clear", schemaVersion: 1, let location, _)? = error as? FileJournalError else { return false }
+        return location.sequence == 1
+      }
+    }
+  }
+}

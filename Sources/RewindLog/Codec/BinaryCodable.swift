@@ -263,7 +263,7 @@ public struct BinaryReader {
 
   /// The error for an enum case name the type does not know.
   public func unknownCase(_ name: String) -> BinaryCodecError {
-    .mismatch(expected: "a known case", found: "\"\(name)\"", offset: state.relative(offset))
+    .unknownCase(name, offset: state.relative(offset))
   }
 }
 

@@ -16,8 +16,10 @@ public enum BinaryCodecError: Error, Hashable, Sendable, CustomStringConvertible
   case trailingBytes(offset: Int)
   /// A reference to a well-known field name that the format does not define.
   case unknownKey(index: UInt64, offset: Int)
-  /// A value of another shape than a ``BinaryCodable`` type reads (or a field or case it does not know).
+  /// A value of another shape than a ``BinaryCodable`` type reads (or a field it does not know).
   case mismatch(expected: String, found: String, offset: Int)
+  /// An enum case name a ``BinaryCodable`` type does not know (``BinaryReader/unknownCase(_:)``).
+  case unknownCase(String, offset: Int)
 
   public var description: String {
     switch self {
@@ -30,6 +32,7 @@ public enum BinaryCodecError: Error, Hashable, Sendable, CustomStringConvertible
     case .trailingBytes(let offset): "unexpected bytes after the value, from byte \(offset)"
     case .unknownKey(let index, let offset): "unknown well-known key \(index) at byte \(offset)"
     case .mismatch(let expected, let found, let offset): "expected \(expected), found \(found) at byte \(offset)"
+    case .unknownCase(let name, let offset): "unknown case \"\(name)\" at byte \(offset)"
     }
   }
 }

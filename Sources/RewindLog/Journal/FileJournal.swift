@@ -487,6 +487,9 @@ public final class FileJournal<Action: Codable & Sendable>: Journal {
     _ error: any Error, typeName: String, version: UInt64, at location: EventLocation,
     actionPath: [String] = Array(actionPath)
   ) -> FileJournalError {
+    if case .unknownCase(let name, _)? = error as? BinaryCodecError, actionPath.isEmpty {
+      return .unknownEventType(typeName, schemaVersion: version, at: location, reason: "unknown case \"\(name)\"")
+    }
     if let decoding = error as? DecodingError {
       let context: DecodingError.Context?
       switch decoding {
