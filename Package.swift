@@ -11,6 +11,7 @@ let package = Package(
     .library(name: "RewindLog", targets: ["RewindLog"]),
     .library(name: "RewindComponents", targets: ["RewindComponents"]),
     .library(name: "RewindTesting", targets: ["RewindTesting"]),
+    .library(name: "RewindTool", targets: ["RewindTool"]),
     .executable(name: "rewind", targets: ["rewind"]),
     .executable(name: "rewind-bench", targets: ["rewind-bench"]),
     .executable(name: "Mailbox", targets: ["Mailbox"]),
@@ -21,7 +22,8 @@ let package = Package(
     .target(name: "RewindLog", dependencies: ["Rewind"]),
     .target(name: "RewindComponents", dependencies: ["Rewind", "RewindDiff"]),
     .target(name: "RewindTesting", dependencies: ["Rewind"]),
-    .executableTarget(name: "rewind", dependencies: ["RewindLog"]),
+    .target(name: "RewindTool", dependencies: ["Rewind", "RewindLog"]),
+    .executableTarget(name: "rewind", dependencies: ["RewindTool"]),
     .executableTarget(
       name: "rewind-bench",
       dependencies: ["Rewind", "RewindDiff", "RewindLog", "RewindComponents", "RewindTesting"],
@@ -37,6 +39,9 @@ let package = Package(
     .testTarget(
       // The kill -9 harness launches rewind-crash-child: depending on it makes `swift test` build it.
       name: "RewindLogTests", dependencies: ["RewindLog", "Rewind", "RewindTesting", "rewind-crash-child"]),
+    .testTarget(
+      // Runs the real `rewind` executable: depending on it makes `swift test` build it.
+      name: "RewindToolTests", dependencies: ["RewindTool", "RewindLog", "Rewind", "RewindTesting", "rewind"]),
   ],
   swiftLanguageModes: [.v6]
 )

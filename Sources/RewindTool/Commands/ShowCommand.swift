@@ -1,0 +1,46 @@
+import RewindLog
+
+/// `rewind show DIR SEQ`: one event, its payload as an indented tree.
+enum ShowCommand {
+  static let command = ToolCommand(
+    CommandSpec(
+      name: "show", summary: "Show one event with its payload as a tree",
+      positionals: [.init("DIR", help: "the log directory"), .init("SEQ", help: "the event's sequence number")],
+      options: [.flag("json", help: "print the event as one JSON object")],
+      discussion: "example: rewind show ./log 42"),
+    run: run)
+
+  static func sequence(_ text: String) throws(UsageError) -> UInt64 {
+    guard let value = UInt64(text), value > 0 else { throw UsageError("SEQ must be a positive integer, not '\(text)'") }
+    return value
+  }
+
+  static func run(_ invocation: Invocation) throws -> ExitStatus {
+    let wanted = try sequence(invocation.arguments.positionals[1])
+    let reader = try LogInput.open(invocation.directory)
+    guard wanted <= reader.summary.lastSequence else {
+      throw ToolError.noInput(
+        path: invocation.directory, cause: "no event \(wanted); the log ends at event \(reader.summary.lastSequence)")
+    }
+    var found: EventView?
+    try LogInput.events(reader, from: wanted, through: wanted) { found = $0 }
+    guard let event = found else {
+      throw ToolError.noInput(path: invocation.directory, cause: "no event \(wanted)")
+    }
+    if invocation.arguments.flag("json") {
+      invocation.output.line(event.json.serialized(pretty: true))
+      return .ok
+    }
+    let out = invocation.output
+    out.line("event      #\(event.sequence)")
+    out.line("type       \(event.typeName) (schema version \(event.schemaVersion), \(event.codec == .binary ? "binary" : "JSON") codec)")
+    out.line("time       \(event.timestamp.map(EventView.format) ?? "-")")
+    out.line("committed  \(EventView.format(event.committed))")
+    out.line("actor      \(event.actor ?? "-")")
+    out.line("source     \(event.source ?? "-")" + (event.cause.map { " (caused by event #\($0))" } ?? ""))
+    if let correlation = event.correlationID { out.line("correlation \(correlation)") }
+    out.line("\(event.kind):")
+    out.line(event.body.tree.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(separator: "\n"))
+    return .ok
+  }
+}

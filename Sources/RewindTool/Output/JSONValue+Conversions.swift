@@ -1,0 +1,68 @@
+import Foundation
+import RewindLog
+
+extension JSONValue {
+  /// A binary-codec tree as JSON: keyed values become objects (in encoded order), arrays arrays.
+  public init(_ value: BinaryValue) {
+    switch value {
+    case .null: self = .null
+    case .bool(let value): self = .bool(value)
+    case .int(let value): self = .int(value)
+    case .uint(let value): self = .int(value)
+    case .double(let value): self = .double(value)
+    case .float(let value): self = .double(Double(value))
+    case .string(let value): self = .string(value)
+    case .array(let values): self = .array(values.map(JSONValue.init))
+    case .keyed(let fields): self = .object(fields.map { ($0.key, JSONValue($0.value)) })
+    }
+  }
+
+  /// A value from `JSONSerialization` (objects get sorted keys, since their order is lost).
+  init(foundation value: Any) {
+    switch value {
+    case let dictionary as [String: Any]:
+      self = .object(dictionary.keys.sorted().map { ($0, JSONValue(foundation: dictionary[$0] ?? NSNull())) })
+    case let array as [Any]: self = .array(array.map { JSONValue(foundation: $0) })
+    case let string as String: self = .string(string)
+    case let number as NSNumber:
+      // JSONSerialization makes Booleans NSNumbers of Objective-C type "c" (char).
+      if String(cString: number.objCType) == "c" {
+        self = .bool(number.boolValue)
+      } else if let integer = Int64(exactly: number.doubleValue), !"\(number)".contains(".") {
+        self = .int(integer)
+      } else {
+        self = .double(number.doubleValue)
+      }
+    default: self = .null
+    }
+  }
+
+  /// Parses JSON text; `nil` when it is not JSON.
+  init?(parsing text: String) {
+    guard let data = text.data(using: .utf8),
+      let object = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+    else { return nil }
+    self.init(foundation: object)
+  }
+
+  /// The value as an indented tree, one field or element per line, as `show` prints payloads.
+  public var tree: String {
+    var lines: [String] = []
+    render(into: &lines, label: nil, indent: "")
+    return lines.joined(separator: "\n")
+  }
+
+  private func render(into lines: inout [String], label: String?, indent: String) {
+    let prefix = indent + (label.map { "\($0): " } ?? "")
+    switch self {
+    case .array(let values):
+      lines.append(prefix + (values.isEmpty ? "[]" : "[\(values.count)]"))
+      for (index, value) in values.enumerated() { value.render(into: &lines, label: "[\(index)]", indent: indent + "  ") }
+    case .object(let fields):
+      lines.append(prefix + (fields.isEmpty ? "{}" : "{\(fields.count)}"))
+      for (key, value) in fields { value.render(into: &lines, label: key, indent: indent + "  ") }
+    default:
+      lines.append(prefix + serialized())
+    }
+  }
+}

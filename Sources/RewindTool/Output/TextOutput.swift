@@ -1,0 +1,85 @@
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Where a command writes text: standard output or error, or a buffer in tests.
+public protocol TextOutput: Sendable {
+  /// Writes `text` as it is (add the newline yourself).
+  func write(_ text: String)
+  /// Whether this output is a terminal (progress bars and colours only go to terminals).
+  var isTerminal: Bool { get }
+  /// Writes anything buffered.
+  func flush()
+}
+
+extension TextOutput {
+  /// Writes `text` and a newline.
+  public func line(_ text: String = "") { write(text + "\n") }
+}
+
+/// A file descriptor such as standard output (1) or standard error (2), buffered up to 64 KiB.
+public final class FileDescriptorOutput: TextOutput {
+  private let fd: Int32
+  private let buffer = Mutex<[UInt8]>([])
+  /// Whether the descriptor is a terminal.
+  public let isTerminal: Bool
+
+  /// Wraps `fd`.
+  public init(fd: Int32) {
+    self.fd = fd
+    isTerminal = isatty(fd) == 1
+  }
+
+  /// Standard output.
+  public static let standardOutput = FileDescriptorOutput(fd: 1)
+  /// Standard error; written through at once.
+  public static let standardError = FileDescriptorOutput(fd: 2)
+
+  public func write(_ text: String) {
+    let full = buffer.withLock { bytes -> Bool in
+      bytes.append(contentsOf: text.utf8)
+      return bytes.count >= 65_536 || fd == 2
+    }
+    if full { flush() }
+  }
+
+  public func flush() {
+    let bytes = buffer.withLock { bytes in
+      defer { bytes.removeAll(keepingCapacity: true) }
+      return bytes
+    }
+    bytes.withUnsafeBytes { raw in
+      var done = 0
+      while done < raw.count {
+        let result = Glibc_write(fd, raw.baseAddress.map { $0 + done }, raw.count - done)
+        if result < 0 {
+          if errno == EINTR { continue }
+          return  // A closed pipe (e.g. `| head`): nothing sensible to do but stop writing.
+        }
+        done += result
+      }
+    }
+  }
+}
+
+private func Glibc_write(_ fd: Int32, _ pointer: UnsafeRawPointer?, _ count: Int) -> Int { write(fd, pointer, count) }
+
+/// Collects what a command writes, for tests and for callers that post-process output.
+public final class CapturedOutput: TextOutput {
+  private let storage = Mutex("")
+  /// Whether to pretend to be a terminal.
+  public let isTerminal: Bool
+
+  /// Creates an empty buffer.
+  public init(isTerminal: Bool = false) { self.isTerminal = isTerminal }
+
+  /// Everything written so far.
+  public var text: String { storage.withLock { $0 } }
+
+  public func write(_ text: String) { storage.withLock { $0 += text } }
+  public func flush() {}
+}
