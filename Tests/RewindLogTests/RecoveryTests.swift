@@ -126,7 +126,7 @@ import Testing
     let fileSystem = try makeLog(count: 12)
     let name = try #require(try segments(fileSystem).first)
     var damaged = try bytes(fileSystem, name)
-    let firstFrame = SegmentHeader.size
+    let firstFrame = SegmentHeader.unkeyedSize
     damaged[firstFrame + 40] ^= 1  // inside the first frame; later frames are intact
     try replace(fileSystem, name, with: damaged)
     #expect {
@@ -173,7 +173,7 @@ import Testing
     let fileSystem = try makeLog(count: 30, segmentSize: 600)
     let names = try segments(fileSystem)
     var damaged = try bytes(fileSystem, names[1])
-    damaged[SegmentHeader.size + 30] ^= 0xFF
+    damaged[SegmentHeader.unkeyedSize + 30] ^= 0xFF
     try replace(fileSystem, names[1], with: damaged)
     #expect(throws: FileJournalError.self) { try open(fileSystem) }
     let report = try FileJournal<Note>.repair(directory: "/log", fileSystem: fileSystem)
@@ -186,7 +186,7 @@ import Testing
     // Nothing was deleted: the damaged bytes are in the quarantine.
     let setAside = try #require(quarantined.first { $0.contains(".from-byte-") })
     let file = try fileSystem.open("/log/quarantine/" + setAside, create: false)
-    #expect(try file.size() + UInt64(SegmentHeader.size) >= UInt64(damaged.count) - 0)
+    #expect(try file.size() + UInt64(SegmentHeader.unkeyedSize) >= UInt64(damaged.count) - 0)
   }
 
   /// Deleting, swapping or duplicating whole frames is caught by the chain (or the sequence numbers), never
@@ -217,7 +217,7 @@ import Testing
   @Test func randomSegmentContentNeverTraps() throws {
     let pristine = try makeLog(count: 3)
     let name = try #require(try segments(pristine).first)
-    let header = Array(try bytes(pristine, name).prefix(SegmentHeader.size))
+    let header = Array(try bytes(pristine, name).prefix(SegmentHeader.unkeyedSize))
     for seed in UInt64(0)..<300 {
       var random = TestRandom(seed: seed)
       let noise = (0..<Int(random.next() % 400)).map { _ in UInt8(truncatingIfNeeded: random.next()) }

@@ -3,6 +3,8 @@
 package protocol LogFileSystem: Sendable {
   /// Opens a file for reading and writing, creating it when `create` is true.
   func open(_ path: String, create: Bool) throws(IOError) -> any LogFile
+  /// Opens an existing file for reading only, so that verifying works on files this process may not write.
+  func openForReading(_ path: String) throws(IOError) -> any LogFile
   /// The names (not paths) of the entries in `directory`.
   func contents(of directory: String) throws(IOError) -> [String]
   /// Whether `path` names an existing file or directory.
@@ -17,6 +19,11 @@ package protocol LogFileSystem: Sendable {
   func syncDirectory(_ directory: String) throws(IOError)
   /// Takes an exclusive advisory lock on `path`, failing at once when another holder has it.
   func lock(_ path: String) throws(IOError) -> any LogFileLock
+}
+
+extension LogFileSystem {
+  /// Opens the file for reading and writing; a layer without a read-only mode.
+  package func openForReading(_ path: String) throws(IOError) -> any LogFile { try open(path, create: false) }
 }
 
 /// An open file.

@@ -22,6 +22,12 @@ package struct POSIXFileSystem: LogFileSystem {
     return POSIXFile(fd: fd, path: path)
   }
 
+  package func openForReading(_ path: String) throws(IOError) -> any LogFile {
+    let fd = retrying { Glibc_open(path, O_RDONLY | O_CLOEXEC, 0) }
+    guard fd >= 0 else { throw IOError(operation: "open", path: path, code: errno) }
+    return POSIXFile(fd: fd, path: path)
+  }
+
   package func contents(of directory: String) throws(IOError) -> [String] {
     guard let dir = opendir(directory) else { throw IOError(operation: "list", path: directory, code: errno) }
     defer { closedir(dir) }

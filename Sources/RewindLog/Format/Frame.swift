@@ -3,7 +3,8 @@
 /// Layout (little-endian): masked CRC-32C (4) of everything after it; body length (4); then the body:
 /// type (1, `1` = events), flags (1), reserved (2), event count (4), first sequence number (8), commit time
 /// in nanoseconds since 1970 (8), the event records, and the 32-byte chain value
-/// `SHA-256(previous chain ‖ frame bytes from the length field to the end of the records)`.
+/// `SHA-256(previous chain ‖ frame bytes from the length field to the end of the records)`, or
+/// `HMAC-SHA-256(key, …)` of the same bytes in a keyed log.
 /// Each record is a 4-byte length and an ``EventRecord``.
 enum Frame {
   static let prefixSize = 8
@@ -18,7 +19,8 @@ enum Frame {
 
   /// The bytes of a frame holding `records` (each already length-prefixed) and its chain value.
   static func build(
-    records: [UInt8], count: UInt32, firstSequence: UInt64, commitTime: Int64, previousChain: SHA256.Digest
+    records: [UInt8], count: UInt32, firstSequence: UInt64, commitTime: Int64, previousChain: SHA256.Digest,
+    key: ChainKey? = nil
   ) -> (bytes: [UInt8], chain: SHA256.Digest) {
     var writer = ByteWriter(capacity: prefixSize + fixedBodySize + records.count + chainSize)
     writer.u32(0)
@@ -30,14 +32,15 @@ enum Frame {
     writer.u64(firstSequence)
     writer.u64(UInt64(bitPattern: commitTime))
     writer.append(records)
-    let chain = chainValue(previous: previousChain, hashed: writer.bytes[4...])
+    let chain = chainValue(previous: previousChain, hashed: writer.bytes[4...], key: key)
     writer.append(chain.bytes)
     writer.patchU32(CRC32C.mask(CRC32C.checksum(writer.bytes[4...])), at: 0)
     return (writer.bytes, chain)
   }
 
-  /// The chain step. A keyed variant (HMAC-SHA-256) would replace only this function.
-  static func chainValue(previous: SHA256.Digest, hashed: ArraySlice<UInt8>) -> SHA256.Digest {
+  /// The chain step: SHA-256, or HMAC-SHA-256 under `key` in a keyed log.
+  static func chainValue(previous: SHA256.Digest, hashed: ArraySlice<UInt8>, key: ChainKey? = nil) -> SHA256.Digest {
+    if let key { return key.authenticate(previous.bytes[...], hashed) }
     var hasher = SHA256()
     hasher.update(previous.bytes)
     hasher.update(hashed)

@@ -19,7 +19,7 @@ struct SegmentInfo: Sendable {
 }
 
 /// Damage at the end of the last segment that a crashed writer can leave: recovery cuts it off.
-public struct TornTail: Sendable, Hashable, CustomStringConvertible {
+public struct TornTail: Sendable, Hashable, Codable, CustomStringConvertible {
   /// The segment file.
   public var segment: String
   /// Where the damage begins.
@@ -46,12 +46,16 @@ struct ScannedLog: Sendable {
   var lastSequence: UInt64 = 0
   var lastChain: SHA256.Digest?
   var tornTail: TornTail?
+  /// Whether the segment headers say the chain is keyed.
+  var isKeyed = false
 }
 
 /// Reads and checks a log directory by the recovery rules of Docs/Persistence.md, without changing it.
 struct LogScanner {
   let fileSystem: any LogFileSystem
   let directory: String
+  /// The chain key the log must be keyed with; `nil` for an unkeyed log.
+  var key: ChainKey? = nil
 
   func segmentNames() throws(FileJournalError) -> [(name: String, first: UInt64)] {
     let names: [String]
@@ -63,7 +67,7 @@ struct LogScanner {
   func readAll(_ name: String) throws(FileJournalError) -> [UInt8] {
     let path = directory + "/" + name
     do {
-      let file = try fileSystem.open(path, create: false)
+      let file = try fileSystem.openForReading(path)
       defer { file.close() }
       let size = try file.size()
       return try file.read(at: 0, count: Int(size))
@@ -94,7 +98,7 @@ struct LogScanner {
         // A header that is torn, in the newest segment, with nothing valid after it: the writer died while
         // creating the segment. Anything else is damage.
         let tornCreation: Bool
-        if case .invalid = problem { tornCreation = bytes.count <= SegmentHeader.size } else { tornCreation = true }
+        if case .invalid = problem { tornCreation = bytes.count <= SegmentHeader.keyedSize } else { tornCreation = true }
         guard isLast, tornCreation, !containsFrame(bytes, after: 0) else {
           throw .corrupted(segment: entry.name, offset: 0, lastGoodSequence: expected - 1, reason: reason)
         }
@@ -103,11 +107,16 @@ struct LogScanner {
         continue
       }
       if log.logID == nil {
+        try Self.checkKey(key, against: header, segment: entry.name)
         log.logID = header.logID
+        log.isKeyed = header.isKeyed
         chain = SegmentHeader.genesisChain(logID: header.logID)
       }
       guard header.logID == log.logID else {
         throw .corrupted(segment: entry.name, offset: 0, lastGoodSequence: expected - 1, reason: "segment belongs to another log")
+      }
+      guard header.keyCheck == key?.checkValue(logID: header.logID) else {
+        throw .tampered(segment: entry.name, offset: 0, lastGoodSequence: expected - 1)
       }
       guard header.firstSequence == expected, entry.first == expected else {
         throw .corrupted(
@@ -117,12 +126,12 @@ struct LogScanner {
       guard header.previousChain == chain else {
         throw .tampered(segment: entry.name, offset: 0, lastGoodSequence: expected - 1)
       }
-      var offset = SegmentHeader.size
+      var offset = header.size
       scanning: while offset < bytes.count {
         let parse = Frame.parse(bytes, at: offset)
         switch parse {
         case .frame(let frame):
-          let computed = Frame.chainValue(previous: chain ?? frame.storedChain, hashed: bytes[frame.hashed])
+          let computed = Frame.chainValue(previous: chain ?? frame.storedChain, hashed: bytes[frame.hashed], key: key)
           guard computed == frame.storedChain else {
             throw .tampered(segment: entry.name, offset: UInt64(offset), lastGoodSequence: expected - 1)
           }
@@ -162,6 +171,17 @@ struct LogScanner {
     log.lastSequence = expected - 1
     log.lastChain = chain
     return log
+  }
+
+  /// Whether `key` fits the log `header` starts: throws the key errors of ``FileJournalError``.
+  static func checkKey(_ key: ChainKey?, against header: SegmentHeader, segment: String) throws(FileJournalError) {
+    switch (header.keyCheck, key) {
+    case (nil, nil): return
+    case (nil, .some): throw .notKeyed(segment: segment)
+    case (.some, nil): throw .keyRequired(segment: segment)
+    case (.some(let stored), .some(let key)):
+      guard stored == key.checkValue(logID: header.logID) else { throw .wrongKey(segment: segment) }
+    }
   }
 
   private func containsFrame(_ bytes: [UInt8], after offset: Int) -> Bool { firstFrame(in: bytes, after: offset) != nil }

@@ -1,25 +1,45 @@
-/// The first bytes of every segment file: which log it belongs to and where it continues the chain.
+/// The first bytes of every segment file: which log it belongs to, where it continues the chain, and
+/// whether the chain is keyed.
 ///
-/// Layout (76 bytes, little-endian): magic "RWNDLOG\0" (8), format version (4), header size (4), log id
-/// (16), first sequence number (8), chain value before the segment (32), masked CRC-32C of the preceding
-/// 72 bytes (4).
+/// Version 1 (76 bytes, unkeyed logs), little-endian: magic "RWNDLOG\0" (8), format version (4), header
+/// size (4), log id (16), first sequence number (8), chain value before the segment (32), masked CRC-32C
+/// of the preceding bytes (4).
+///
+/// Version 2 (112 bytes, keyed logs): the same fields, then flags (4; bit 0: the chain is
+/// HMAC-SHA-256 keyed) and the key check value `HMAC-SHA-256(key, "rewind-key-check" ‖ log id)` (32),
+/// before the CRC. Unkeyed logs are still written as version 1, so older readers keep reading them.
 struct SegmentHeader: Equatable {
   static let magic: [UInt8] = Array("RWNDLOG\0".utf8)
-  static let version: UInt32 = 1
-  static let size = 76
+  static let unkeyedVersion: UInt32 = 1
+  static let keyedVersion: UInt32 = 2
+  static let unkeyedSize = 76
+  static let keyedSize = 112
+  /// The smallest header: frames never start before this offset.
+  static let minimumSize = unkeyedSize
+  static let keyedFlag: UInt32 = 1
 
   var logID: [UInt8]
   var firstSequence: UInt64
   var previousChain: SHA256.Digest
+  /// The key check value of a keyed log; `nil` for an unkeyed one.
+  var keyCheck: SHA256.Digest?
+
+  var isKeyed: Bool { keyCheck != nil }
+  /// Where the first frame starts.
+  var size: Int { isKeyed ? Self.keyedSize : Self.unkeyedSize }
 
   var encoded: [UInt8] {
-    var writer = ByteWriter(capacity: Self.size)
+    var writer = ByteWriter(capacity: size)
     writer.append(Self.magic)
-    writer.u32(Self.version)
-    writer.u32(UInt32(Self.size))
+    writer.u32(isKeyed ? Self.keyedVersion : Self.unkeyedVersion)
+    writer.u32(UInt32(size))
     writer.append(logID)
     writer.u64(firstSequence)
     writer.append(previousChain.bytes)
+    if let keyCheck {
+      writer.u32(Self.keyedFlag)
+      writer.append(keyCheck.bytes)
+    }
     writer.u32(CRC32C.mask(CRC32C.checksum(writer.bytes)))
     return writer.bytes
   }
@@ -28,21 +48,37 @@ struct SegmentHeader: Equatable {
   enum Problem: Error { case short, allZero, invalid(String) }
 
   static func parse(_ bytes: [UInt8]) -> Result<SegmentHeader, Problem> {
-    guard bytes.count >= size else { return .failure(bytes.allSatisfy { $0 == 0 } ? .allZero : .short) }
-    let header = Array(bytes[0..<size])
-    if header.allSatisfy({ $0 == 0 }) { return .failure(.allZero) }
-    var reader = ByteReader(header)
+    guard bytes.count >= minimumSize else { return .failure(bytes.allSatisfy { $0 == 0 } ? .allZero : .short) }
+    if bytes[0..<minimumSize].allSatisfy({ $0 == 0 }) { return .failure(.allZero) }
+    var reader = ByteReader(bytes, from: 0, end: min(bytes.count, keyedSize))
     do {
-      let stored = CRC32C.unmask(UInt32(header[72]) | UInt32(header[73]) << 8 | UInt32(header[74]) << 16 | UInt32(header[75]) << 24)
-      guard CRC32C.checksum(header[0..<72]) == stored else { return .failure(.invalid("segment header checksum mismatch")) }
       guard Array(try reader.bytes(8)) == magic else { return .failure(.invalid("not a Rewind log segment")) }
       let version = try reader.u32()
-      guard version == Self.version else { return .failure(.invalid("unsupported format version \(version)")) }
-      guard try reader.u32() == UInt32(size) else { return .failure(.invalid("unexpected header size")) }
+      let declaredSize = try reader.u32()
+      let size: Int
+      switch version {
+      case unkeyedVersion: size = unkeyedSize
+      case keyedVersion: size = keyedSize
+      default: return .failure(.invalid("unsupported format version \(version)"))
+      }
+      guard declaredSize == UInt32(size) else { return .failure(.invalid("unexpected header size")) }
+      guard bytes.count >= size else { return .failure(.short) }
+      let stored = CRC32C.unmask(
+        UInt32(bytes[size - 4]) | UInt32(bytes[size - 3]) << 8 | UInt32(bytes[size - 2]) << 16
+          | UInt32(bytes[size - 1]) << 24)
+      guard CRC32C.checksum(bytes[0..<(size - 4)]) == stored else {
+        return .failure(.invalid("segment header checksum mismatch"))
+      }
       let logID = Array(try reader.bytes(16))
       let first = try reader.u64()
       let chain = SHA256.Digest(bytes: Array(try reader.bytes(32)))
-      return .success(SegmentHeader(logID: logID, firstSequence: first, previousChain: chain))
+      var keyCheck: SHA256.Digest?
+      if version == keyedVersion {
+        let flags = try reader.u32()
+        guard flags == keyedFlag else { return .failure(.invalid("unsupported segment flags \(flags)")) }
+        keyCheck = SHA256.Digest(bytes: Array(try reader.bytes(32)))
+      }
+      return .success(SegmentHeader(logID: logID, firstSequence: first, previousChain: chain, keyCheck: keyCheck))
     } catch {
       return .failure(.short)
     }

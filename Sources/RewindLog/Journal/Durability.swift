@@ -43,15 +43,20 @@ public struct FileJournalOptions: Sendable, Hashable {
   public var codec: EventCodec
   /// Write a snapshot of the state every this many events (a store opened with `Store.open` only).
   public var snapshotInterval: UInt64?
+  /// Keys the hash chain with HMAC-SHA-256 (see ``ChainKey``). A new log is created keyed; an existing log
+  /// must have been written with the same key (``FileJournalError/wrongKey(segment:)``,
+  /// ``FileJournalError/keyRequired(segment:)``, ``FileJournalError/notKeyed(segment:)`` otherwise).
+  public var chainKey: ChainKey?
 
   /// Creates options.
   public init(
     durability: Durability = .grouped(), segmentSize: Int = 64 << 20, codec: EventCodec = .binary,
-    snapshotInterval: UInt64? = nil
+    snapshotInterval: UInt64? = nil, chainKey: ChainKey? = nil
   ) {
     self.durability = durability
     self.segmentSize = max(segmentSize, 256)
     self.codec = codec
     self.snapshotInterval = snapshotInterval.map { max($0, 1) }
+    self.chainKey = chainKey
   }
 }

@@ -50,7 +50,9 @@ public final class FileJournal<Action: Codable & Sendable>: Journal {
   /// - Throws: ``FileJournalError/locked(directory:)`` when another journal has it open;
   ///   ``FileJournalError/corrupted(segment:offset:lastGoodSequence:reason:)`` or
   ///   ``FileJournalError/tampered(segment:offset:lastGoodSequence:)`` for damage that is not a torn
-  ///   tail (see ``repair(directory:)``); ``FileJournalError/io(_:)`` when a file operation fails.
+  ///   tail (see ``repair(directory:key:)``); ``FileJournalError/keyRequired(segment:)``,
+  ///   ``FileJournalError/wrongKey(segment:)`` or ``FileJournalError/notKeyed(segment:)`` when
+  ///   `options.chainKey` does not fit the log; ``FileJournalError/io(_:)`` when a file operation fails.
   public convenience init(directory: String, options: FileJournalOptions = FileJournalOptions()) throws {
     try self.init(directory: directory, options: options, fileSystem: POSIXFileSystem())
   }
@@ -66,12 +68,13 @@ public final class FileJournal<Action: Codable & Sendable>: Journal {
       throw FileJournalError.locked(directory: directory)
     }
     do {
-      let scanned = try LogScanner(fileSystem: fileSystem, directory: directory).scan()
+      let scanned = try LogScanner(fileSystem: fileSystem, directory: directory, key: options.chainKey).scan()
       if let torn = scanned.tornTail { try Self.cutOff(torn, in: directory, fileSystem: fileSystem) }
       let writer: LogWriter
       do {
         writer = try LogWriter(
-          fileSystem: fileSystem, directory: directory, segmentSize: options.segmentSize, scanned: scanned)
+          fileSystem: fileSystem, directory: directory, segmentSize: options.segmentSize, scanned: scanned,
+          key: options.chainKey)
       } catch {
         throw FileJournalError.io(error)
       }

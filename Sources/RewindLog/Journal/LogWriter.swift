@@ -7,6 +7,8 @@ final class LogWriter {
   let directory: String
   let segmentSize: Int
   let logID: [UInt8]
+  /// The chain key of a keyed log.
+  let key: ChainKey?
   private(set) var file: (any LogFile)?
   private(set) var segmentName: String
   private(set) var segmentIndex: Int
@@ -17,8 +19,11 @@ final class LogWriter {
   private(set) var dirty = false
 
   /// Continues the scanned log, creating its first segment when there is none.
-  init(fileSystem: any LogFileSystem, directory: String, segmentSize: Int, scanned: ScannedLog) throws(IOError) {
+  init(
+    fileSystem: any LogFileSystem, directory: String, segmentSize: Int, scanned: ScannedLog, key: ChainKey? = nil
+  ) throws(IOError) {
     self.fileSystem = fileSystem
+    self.key = key
     self.directory = directory
     self.segmentSize = segmentSize
     let logID = scanned.logID ?? Self.newLogID()
@@ -56,7 +61,9 @@ final class LogWriter {
     let created = try fileSystem.open(path, create: true)
     file = created
     try created.truncate(to: 0)
-    let header = SegmentHeader(logID: logID, firstSequence: nextSequence, previousChain: chain).encoded
+    let header = SegmentHeader(
+      logID: logID, firstSequence: nextSequence, previousChain: chain, keyCheck: key?.checkValue(logID: logID)
+    ).encoded
     try created.write(header, at: 0)
     try created.sync()
     try fileSystem.syncDirectory(directory)
@@ -70,8 +77,9 @@ final class LogWriter {
     precondition(firstSequence == nextSequence, "frames are written in sequence order")
     let frame = Frame.build(
       records: records, count: count, firstSequence: firstSequence,
-      commitTime: Int64(Date().timeIntervalSince1970 * 1e9), previousChain: chain)
-    if offset > UInt64(SegmentHeader.size), offset + UInt64(frame.bytes.count) > UInt64(segmentSize) {
+      commitTime: Int64(Date().timeIntervalSince1970 * 1e9), previousChain: chain, key: key)
+    let headerSize = key == nil ? SegmentHeader.unkeyedSize : SegmentHeader.keyedSize
+    if offset > UInt64(headerSize), offset + UInt64(frame.bytes.count) > UInt64(segmentSize) {
       try startSegment()
     }
     guard let file else { throw IOError(operation: "write", path: segmentName, code: 9) }

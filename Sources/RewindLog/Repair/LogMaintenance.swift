@@ -1,4 +1,4 @@
-/// What ``FileJournal/verify(directory:)`` found: a log that opens, and its size.
+/// What ``FileJournal/verify(directory:key:)`` found: a log that opens, and its size.
 public struct VerificationReport: Sendable, Hashable, CustomStringConvertible {
   /// The newest valid event.
   public var lastSequence: UInt64
@@ -17,7 +17,7 @@ public struct VerificationReport: Sendable, Hashable, CustomStringConvertible {
   }
 }
 
-/// What ``FileJournal/repair(directory:)`` kept and set aside.
+/// What ``FileJournal/repair(directory:key:)`` kept and set aside.
 public struct RepairReport: Sendable, Hashable, CustomStringConvertible {
   /// The newest event kept.
   public var lastSequence: UInt64
@@ -36,12 +36,16 @@ extension FileJournal {
   ///
   /// - Throws: ``FileJournalError/corrupted(segment:offset:lastGoodSequence:reason:)`` or
   ///   ``FileJournalError/tampered(segment:offset:lastGoodSequence:)`` naming where.
-  public static func verify(directory: String) throws -> VerificationReport {
-    try verify(directory: directory, fileSystem: POSIXFileSystem())
+  ///   With a keyed log, pass its `key`; see ``LogAudit/verify(directory:key:anchor:progress:)`` for a
+  ///   report that names the first damaged event instead of throwing.
+  public static func verify(directory: String, key: ChainKey? = nil) throws -> VerificationReport {
+    try verify(directory: directory, key: key, fileSystem: POSIXFileSystem())
   }
 
-  package static func verify(directory: String, fileSystem: any LogFileSystem) throws -> VerificationReport {
-    let scanner = LogScanner(fileSystem: fileSystem, directory: directory)
+  package static func verify(
+    directory: String, key: ChainKey? = nil, fileSystem: any LogFileSystem
+  ) throws -> VerificationReport {
+    let scanner = LogScanner(fileSystem: fileSystem, directory: directory, key: key)
     let log = try scanner.scan()
     for (index, segment) in log.segments.enumerated() {
       let bytes = try scanner.readAll(segment.name)
@@ -69,16 +73,19 @@ extension FileJournal {
   /// segment and every later segment) into the `quarantine` subdirectory. Deletes nothing.
   ///
   /// Takes the directory's lock, so it fails with ``FileJournalError/locked(directory:)`` while a journal
-  /// has it open.
-  public static func repair(directory: String) throws -> RepairReport {
-    try repair(directory: directory, fileSystem: POSIXFileSystem())
+  /// has it open. A keyed log needs its `key`: without it, no chain value can be checked, and the key
+  /// errors of ``FileJournalError`` are thrown before anything is moved.
+  public static func repair(directory: String, key: ChainKey? = nil) throws -> RepairReport {
+    try repair(directory: directory, key: key, fileSystem: POSIXFileSystem())
   }
 
-  package static func repair(directory: String, fileSystem: any LogFileSystem) throws -> RepairReport {
+  package static func repair(
+    directory: String, key: ChainKey? = nil, fileSystem: any LogFileSystem
+  ) throws -> RepairReport {
     let lock: any LogFileLock
     do { lock = try fileSystem.lock(directory + "/LOCK") } catch { throw FileJournalError.locked(directory: directory) }
     defer { lock.release() }
-    let scanner = LogScanner(fileSystem: fileSystem, directory: directory)
+    let scanner = LogScanner(fileSystem: fileSystem, directory: directory, key: key)
     var quarantined: [String] = []
     do {
       // Each pass removes the first damage found; a log has finitely many segments and bytes.
@@ -96,7 +103,7 @@ extension FileJournal {
         let names = try scanner.segmentNames().map(\.name)
         let later = names.drop { $0 != segment }.dropFirst()
         for name in later.reversed() { quarantined.append(try Quarantine.move(name, in: directory, fileSystem: fileSystem)) }
-        if offset < UInt64(SegmentHeader.size) {
+        if offset < UInt64(SegmentHeader.minimumSize) {
           quarantined.append(try Quarantine.move(segment, in: directory, fileSystem: fileSystem))
         } else {
           quarantined.append(try setAsideTail(of: segment, from: offset, in: directory, fileSystem: fileSystem))

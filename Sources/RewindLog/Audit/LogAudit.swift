@@ -1,0 +1,69 @@
+/// Audit operations on a log directory that need none of the app's types: verification against the hash
+/// chain and an anchor, the current anchor, and export (see `LogAudit+Export.swift`).
+///
+/// All of them are read-only: they open segment files for reading, take no lock and never change the
+/// log, so they work while a journal (in this or another process) has the log open for writing.
+public enum LogAudit {
+  /// Checks every segment header, frame checksum, chain value and event record, and reports the first
+  /// event at which the log was modified, deleted from, reordered, inserted into, damaged or, against
+  /// `anchor`, truncated.
+  ///
+  /// Findings are returned in the report, not thrown. Without an anchor, a log whose tail was cut off at a
+  /// frame boundary verifies: store ``AuditReport/head`` (or ``FileJournal/anchor()``) elsewhere and pass
+  /// it back to detect that.
+  ///
+  /// - Parameters:
+  ///   - directory: The log directory.
+  ///   - key: The chain key of a keyed log; `nil` for an unkeyed one.
+  ///   - anchor: A head stored earlier; the log must still contain its frame with the same chain value.
+  ///   - progress: Called on the calling thread as segments are read (at most every MiB, and at the end).
+  /// - Returns: The report; ``AuditReport/isIntact`` says whether everything verified.
+  /// - Throws: ``FileJournalError/io(_:)`` when the directory or a segment cannot be read;
+  ///   ``FileJournalError/keyRequired(segment:)``, ``FileJournalError/wrongKey(segment:)`` or
+  ///   ``FileJournalError/notKeyed(segment:)`` when `key` does not fit the log.
+  /// - Complexity: O(log size); memory is bounded by the largest segment.
+  public static func verify(
+    directory: String, key: ChainKey? = nil, anchor: LogAnchor? = nil, progress: ((AuditProgress) -> Void)? = nil
+  ) throws(FileJournalError) -> AuditReport {
+    try verify(directory: directory, key: key, anchor: anchor, progress: progress, fileSystem: POSIXFileSystem())
+  }
+
+  package static func verify(
+    directory: String, key: ChainKey? = nil, anchor: LogAnchor? = nil, progress: ((AuditProgress) -> Void)? = nil,
+    fileSystem: any LogFileSystem
+  ) throws(FileJournalError) -> AuditReport {
+    try LogVerifier(fileSystem: fileSystem, directory: directory, key: key, anchor: anchor, progress: progress).run()
+  }
+
+  /// The anchor of the log's newest frame, after verifying the whole log; `nil` for an empty log.
+  ///
+  /// - Throws: ``FileJournalError/tampered(segment:offset:lastGoodSequence:)`` or
+  ///   ``FileJournalError/corrupted(segment:offset:lastGoodSequence:reason:)`` naming the first problem
+  ///   when the log does not verify (an anchor of a damaged log would vouch for it), and the errors of
+  ///   ``verify(directory:key:anchor:progress:)``.
+  public static func anchor(directory: String, key: ChainKey? = nil) throws(FileJournalError) -> LogAnchor? {
+    try anchor(directory: directory, key: key, fileSystem: POSIXFileSystem())
+  }
+
+  package static func anchor(
+    directory: String, key: ChainKey? = nil, fileSystem: any LogFileSystem
+  ) throws(FileJournalError) -> LogAnchor? {
+    let report = try verify(directory: directory, key: key, fileSystem: fileSystem)
+    if let problem = report.firstProblem { throw FileJournalError(problem) }
+    return report.head
+  }
+}
+
+extension FileJournalError {
+  /// The error that matches a finding: damage is `corrupted`, a change to what was written is `tampered`.
+  init(_ finding: AuditFinding) {
+    switch finding.kind {
+    case .corrupted, .undecodable:
+      self = .corrupted(
+        segment: finding.segment, offset: finding.offset, lastGoodSequence: finding.lastGoodSequence,
+        reason: finding.detail)
+    case .modified, .deleted, .reordered, .inserted, .truncated:
+      self = .tampered(segment: finding.segment, offset: finding.offset, lastGoodSequence: finding.lastGoodSequence)
+    }
+  }
+}

@@ -1,0 +1,303 @@
+/// Checks a log directory frame by frame and reports the first place where it is not what the chain
+/// committed to. Read-only: it opens files for reading, takes no lock and writes nothing, so it runs on
+/// a log that a journal (in this or another process) has open for writing; an incomplete frame at the very
+/// end is then a frame being written, reported as a torn tail.
+struct LogVerifier {
+  let fileSystem: any LogFileSystem
+  let directory: String
+  let key: ChainKey?
+  let anchor: LogAnchor?
+  let progress: ((AuditProgress) -> Void)?
+
+  /// Reports progress at most every this many bytes (and once at the end).
+  private static let progressStep: UInt64 = 1 << 20
+
+  private var scanner: LogScanner { LogScanner(fileSystem: fileSystem, directory: directory, key: key) }
+
+  /// The state of the walk along the chain.
+  private struct Walk {
+    var report: AuditReport
+    var expected: UInt64 = 1
+    var chain: SHA256.Digest?
+    var logID: [UInt8]?
+    var keyCheck: SHA256.Digest?
+    var done: UInt64 = 0
+    var total: UInt64 = 0
+    var reported: UInt64 = 0
+    /// The verified frame that holds the anchor's sequence number: its last sequence and chain value.
+    var anchorFrame: (last: UInt64, chain: SHA256.Digest)?
+    var lastSegment = ""
+    var lastEnd: UInt64 = 0
+
+    mutating func find(_ kind: AuditFinding.Kind, _ segment: String, _ offset: Int, _ detail: String) {
+      report.firstProblem = AuditFinding(
+        kind: kind, sequence: expected, segment: segment, offset: UInt64(offset), detail: detail)
+    }
+  }
+
+  /// - Throws: ``FileJournalError/io(_:)`` when the directory or a segment cannot be read, and the key
+  ///   errors (``FileJournalError/keyRequired(segment:)`` and the others) when `key` does not fit the log.
+  func run() throws(FileJournalError) -> AuditReport {
+    let names = try scanner.segmentNames()
+    var walk = Walk(
+      report: AuditReport(
+        isKeyed: false, segmentCount: names.count, frameCount: 0, lastSequence: 0, head: nil, bytesVerified: 0,
+        anchor: anchor, firstProblem: nil, tornTail: nil))
+    for entry in names { walk.total += try size(of: entry.name) }
+    segments: for (index, entry) in names.enumerated() {
+      let bytes = try scanner.readAll(entry.name)
+      let base = walk.done
+      let complete = try verifySegment(
+        entry, bytes: bytes, isLast: index == names.count - 1, rest: names[(index + 1)...], base: base, &walk)
+      guard complete else { break segments }
+      walk.done = base + UInt64(bytes.count)
+      reportProgress(&walk, force: false)
+    }
+    if walk.report.firstProblem == nil, let anchor { checkAnchor(anchor, &walk) }
+    walk.report.bytesVerified = walk.done
+    reportProgress(&walk, force: true)
+    return walk.report
+  }
+
+  private func size(of name: String) throws(FileJournalError) -> UInt64 {
+    do {
+      let file = try fileSystem.openForReading(directory + "/" + name)
+      defer { file.close() }
+      return try file.size()
+    } catch {
+      throw .io(error)
+    }
+  }
+
+  private func reportProgress(_ walk: inout Walk, force: Bool) {
+    guard let progress, force || walk.done >= walk.reported + Self.progressStep else { return }
+    walk.reported = walk.done
+    progress(AuditProgress(bytesDone: walk.done, bytesTotal: max(walk.total, walk.done), framesDone: walk.report.frameCount))
+  }
+
+  /// Verifies one segment; false when a finding or a torn tail ends the walk.
+  private func verifySegment(
+    _ entry: (name: String, first: UInt64), bytes: [UInt8], isLast: Bool,
+    rest: ArraySlice<(name: String, first: UInt64)>, base: UInt64, _ walk: inout Walk
+  ) throws(FileJournalError) -> Bool {
+    let name = entry.name
+    let header: SegmentHeader
+    switch SegmentHeader.parse(bytes) {
+    case .success(let parsed): header = parsed
+    case .failure(let problem):
+      let reason: String
+      switch problem {
+      case .short: reason = "segment header incomplete"
+      case .allZero: reason = "segment header never written"
+      case .invalid(let why): reason = why
+      }
+      var tornCreation = true
+      if case .invalid = problem { tornCreation = bytes.count <= SegmentHeader.keyedSize }
+      if isLast, tornCreation, Self.firstFrame(in: bytes, after: 0) == nil {
+        walk.report.tornTail = TornTail(
+          segment: name, offset: 0, discardedBytes: UInt64(bytes.count), reason: reason, wholeSegment: true)
+      } else {
+        walk.find(.corrupted, name, 0, reason)
+      }
+      return false
+    }
+    if walk.logID == nil {
+      try LogScanner.checkKey(key, against: header, segment: name)
+      walk.logID = header.logID
+      walk.keyCheck = header.keyCheck
+      walk.report.isKeyed = header.isKeyed
+      walk.chain = SegmentHeader.genesisChain(logID: header.logID)
+    }
+    guard header.logID == walk.logID else {
+      walk.find(.corrupted, name, 0, "segment belongs to another log")
+      return false
+    }
+    guard header.keyCheck == walk.keyCheck else {
+      walk.find(.modified, name, 0, "segment header's key check differs from the first segment's")
+      return false
+    }
+    if header.firstSequence != walk.expected {
+      let deleted = header.firstSequence > walk.expected
+      walk.find(
+        deleted ? .deleted : .inserted, name, 0,
+        "segment starts at event \(header.firstSequence), expected \(walk.expected)")
+      return false
+    }
+    guard entry.first == walk.expected else {
+      walk.find(.corrupted, name, 0, "segment file is named for event \(entry.first), its header says \(walk.expected)")
+      return false
+    }
+    guard header.previousChain == walk.chain else {
+      walk.find(.modified, name, 0, "the chain value before this segment differs from the previous segment's end")
+      return false
+    }
+    walk.lastSegment = name
+    var offset = header.size
+    walk.lastEnd = UInt64(offset)
+    while offset < bytes.count {
+      let parse = Frame.parse(bytes, at: offset)
+      switch parse {
+      case .frame(let frame):
+        guard try verifyFrame(frame, in: bytes, segment: name, rest: rest, &walk) else { return false }
+        offset += frame.totalSize
+        walk.lastEnd = UInt64(offset)
+        walk.done = base + UInt64(offset)
+        reportProgress(&walk, force: false)
+      case .malformed(let why):
+        walk.find(.modified, name, offset, "the frame's checksum is valid but its body is not: \(why)")
+        return false
+      case .incomplete, .zeros, .badLength, .badChecksum:
+        var torn = isLast
+        if case .zeros = parse {
+        } else if let later = Self.firstFrame(in: bytes, after: offset) {
+          torn = false
+          walk.find(.corrupted, name, offset, "\(parse.reason), followed by a valid frame at byte \(later)")
+          return false
+        }
+        guard torn else {
+          walk.find(.corrupted, name, offset, "\(parse.reason) in a segment that is not the newest")
+          return false
+        }
+        walk.report.tornTail = TornTail(
+          segment: name, offset: UInt64(offset), discardedBytes: UInt64(bytes.count - offset), reason: parse.reason,
+          wholeSegment: false)
+        return false
+      }
+    }
+    return true
+  }
+
+  /// Checks one checksum-valid frame against the chain; false after a finding.
+  private func verifyFrame(
+    _ frame: Frame.Parsed, in bytes: [UInt8], segment: String, rest: ArraySlice<(name: String, first: UInt64)>,
+    _ walk: inout Walk
+  ) throws(FileJournalError) -> Bool {
+    let expected = walk.expected
+    let offset = frame.offset
+    guard let chain = walk.chain else { return false }
+    if frame.firstSequence < expected {
+      walk.find(
+        .inserted, segment, offset,
+        "a frame holding events \(frame.firstSequence)...\(frame.firstSequence + UInt64(frame.count) - 1) where event \(expected) belongs")
+      return false
+    }
+    if frame.firstSequence > expected {
+      if try laterFrameStarts(at: expected, after: frame, in: bytes, rest: rest) {
+        walk.find(
+          .reordered, segment, offset,
+          "a frame starting at event \(frame.firstSequence) where event \(expected) belongs; event \(expected)'s frame comes later")
+      } else {
+        walk.find(
+          .deleted, segment, offset,
+          "events \(expected)...\(frame.firstSequence - 1) are missing: the next frame starts at event \(frame.firstSequence)")
+      }
+      return false
+    }
+    let computed = Frame.chainValue(previous: chain, hashed: bytes[frame.hashed], key: key)
+    guard computed == frame.storedChain else {
+      // A frame slipped in before the right one: the following frame still links to the chain before it.
+      if case .frame(let next) = Frame.parse(bytes, at: offset + frame.totalSize, detectZeros: false),
+        next.firstSequence == expected,
+        Frame.chainValue(previous: chain, hashed: bytes[next.hashed], key: key) == next.storedChain
+      {
+        walk.find(.inserted, segment, offset, "a frame whose chain value does not link; the frame after it does")
+      } else {
+        walk.find(
+          .modified, segment, offset,
+          walk.report.isKeyed
+            ? "the frame's keyed chain value (HMAC-SHA-256) does not match its contents"
+            : "the frame's chain value (SHA-256) does not match its contents")
+      }
+      return false
+    }
+    for (position, range) in frame.records.enumerated() {
+      let sequence = frame.firstSequence + UInt64(position)
+      do {
+        let record = try EventRecord.parse(bytes, range)
+        if record.codec == .binary { _ = try BinaryValue.decode(Array(record.payload)) }
+      } catch {
+        walk.expected = sequence
+        walk.find(.undecodable, segment, offset, "event \(sequence) does not decode: \(error)")
+        return false
+      }
+    }
+    let last = frame.firstSequence + UInt64(frame.count) - 1
+    walk.chain = computed
+    walk.expected = last + 1
+    walk.report.frameCount += 1
+    walk.report.lastSequence = last
+    walk.report.head = LogAnchor(sequence: last, chain: computed)
+    if let anchor, frame.firstSequence <= anchor.sequence, anchor.sequence <= last {
+      walk.anchorFrame = (last, computed)
+    }
+    return true
+  }
+
+  private func checkAnchor(_ anchor: LogAnchor, _ walk: inout Walk) {
+    guard let frame = walk.anchorFrame else {
+      walk.find(
+        .truncated, walk.lastSegment.isEmpty ? "(none)" : walk.lastSegment, Int(walk.lastEnd),
+        "the log ends after event \(walk.report.lastSequence) but the anchor covers events through \(anchor.sequence)")
+      return
+    }
+    guard frame.last == anchor.sequence, frame.chain == anchor.chain else {
+      let (segment, offset) = locate(anchor.sequence) ?? (walk.lastSegment, walk.lastEnd)
+      walk.report.firstProblem = AuditFinding(
+        kind: .modified, sequence: anchor.sequence, segment: segment, offset: offset,
+        detail: "the chain value at event \(anchor.sequence) differs from the anchor: events up to it were changed "
+          + "and the chain recomputed, or the anchor belongs to another log")
+      return
+    }
+  }
+
+  /// The segment and frame offset holding `sequence`, found by a second, structural pass (rarely needed).
+  private func locate(_ sequence: UInt64) -> (String, UInt64)? {
+    guard let names = try? scanner.segmentNames() else { return nil }
+    for entry in names.reversed() where entry.first <= sequence {
+      guard let bytes = try? scanner.readAll(entry.name), case .success(let header) = SegmentHeader.parse(bytes) else {
+        return nil
+      }
+      var offset = header.size
+      while case .frame(let frame) = Frame.parse(bytes, at: offset) {
+        if frame.firstSequence <= sequence, sequence < frame.firstSequence + UInt64(frame.count) {
+          return (entry.name, UInt64(offset))
+        }
+        offset += frame.totalSize
+      }
+      return nil
+    }
+    return nil
+  }
+
+  /// Whether a frame starting at `sequence` appears after `frame`, in this segment or a later one.
+  private func laterFrameStarts(
+    at sequence: UInt64, after frame: Frame.Parsed, in bytes: [UInt8], rest: ArraySlice<(name: String, first: UInt64)>
+  ) throws(FileJournalError) -> Bool {
+    if Self.frameStarts(at: sequence, in: bytes, from: frame.offset + frame.totalSize) { return true }
+    for entry in rest {
+      let later = try scanner.readAll(entry.name)
+      guard case .success(let header) = SegmentHeader.parse(later) else { continue }
+      if Self.frameStarts(at: sequence, in: later, from: header.size) { return true }
+    }
+    return false
+  }
+
+  private static func frameStarts(at sequence: UInt64, in bytes: [UInt8], from start: Int) -> Bool {
+    var offset = start
+    while case .frame(let frame) = Frame.parse(bytes, at: offset, detectZeros: false) {
+      if frame.firstSequence == sequence { return true }
+      offset += frame.totalSize
+    }
+    return false
+  }
+
+  /// The offset of the first checksum-valid frame that starts after `offset`.
+  static func firstFrame(in bytes: [UInt8], after offset: Int) -> Int? {
+    var candidate = offset + 1
+    while candidate + Frame.prefixSize + Frame.minimumBodySize <= bytes.count {
+      if case .frame = Frame.parse(bytes, at: candidate, detectZeros: false) { return candidate }
+      candidate += 1
+    }
+    return nil
+  }
+}
