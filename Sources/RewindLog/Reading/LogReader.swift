@@ -20,15 +20,17 @@ public struct LogReader: Sendable {
   let fileSystem: any LogFileSystem
   let scanned: ScannedLog
 
-  /// Scans the log in `directory`.
+  /// Scans the log in `directory`; a keyed log needs its `key`.
   ///
   /// - Throws: ``FileJournalError/io(_:)`` when the directory or a segment cannot be read;
   ///   ``FileJournalError/corrupted(segment:offset:lastGoodSequence:reason:)`` or
-  ///   ``FileJournalError/tampered(segment:offset:lastGoodSequence:)`` for damage.
-  public init(directory: String) throws(FileJournalError) {
+  ///   ``FileJournalError/tampered(segment:offset:lastGoodSequence:)`` for damage;
+  ///   ``FileJournalError/keyRequired(segment:)``, ``FileJournalError/wrongKey(segment:)`` or
+  ///   ``FileJournalError/notKeyed(segment:)`` when `key` does not fit the log.
+  public init(directory: String, key: ChainKey? = nil) throws(FileJournalError) {
     self.directory = directory
     fileSystem = ReadOnlyFileSystem()
-    let scanner = LogScanner(fileSystem: fileSystem, directory: directory)
+    let scanner = LogScanner(fileSystem: fileSystem, directory: directory, key: key)
     scanned = try scanner.scan()
     var times: [Date] = []
     for location in [scanned.frames.first, scanned.frames.last].compactMap({ $0 }) {
@@ -41,7 +43,7 @@ public struct LogReader: Sendable {
       segments: scanned.segments.map { LogSummary.Segment(name: $0.name, firstSequence: $0.firstSequence, validBytes: $0.validEnd) },
       frameCount: scanned.frames.count, lastSequence: scanned.lastSequence,
       commitTimes: times.count == 2 ? min(times[0], times[1])...max(times[0], times[1]) : nil,
-      headChain: scanned.lastChain?.description, tornTail: scanned.tornTail,
+      headChain: scanned.lastChain?.description, tornTail: scanned.tornTail, isKeyed: scanned.isKeyed,
       logID: scanned.logID.map { $0.map { String($0, radix: 16).leftPadded(to: 2) }.joined() })
   }
 

@@ -24,6 +24,8 @@ public struct LogSummary: Sendable, Hashable {
   public var headChain: String?
   /// Damage at the end of the newest segment that opening for writing would cut off.
   public var tornTail: TornTail?
+  /// Whether the chain is keyed with HMAC-SHA-256.
+  public var isKeyed: Bool
   /// The log id, in hexadecimal.
   public var logID: String?
 

@@ -3,11 +3,16 @@ import RewindLog
 
 /// Opens the log a command names, turning what is wrong into a ``ToolError``.
 enum LogInput {
+  /// A reader for the log of an invocation (its directory and `--key-file`).
+  static func open(_ invocation: Invocation) throws(ToolError) -> LogReader {
+    try open(invocation.directory, key: KeyFile.key(invocation.arguments))
+  }
+
   /// A reader for the log in `path`, which must be a directory holding at least one segment.
-  static func open(_ path: String) throws(ToolError) -> LogReader {
+  static func open(_ path: String, key: ChainKey? = nil) throws(ToolError) -> LogReader {
     try requireLogDirectory(path)
     do {
-      return try LogReader(directory: path)
+      return try LogReader(directory: path, key: key)
     } catch {
       throw ToolError.reading(path, error)
     }

@@ -48,6 +48,7 @@ public enum ToolError: Error, Sendable, CustomStringConvertible {
     switch journal {
     case .io(let io), .durabilityLost(let io): return classify(io)
     case .locked: return .io(path: path, cause: journal.description)
+    case .keyRequired: return .usage(UsageError("\(path): \(journal.description): pass --key-file FILE"))
     default: return .damaged(path: path, cause: journal.description)
     }
   }

@@ -6,7 +6,7 @@ enum EventsCommand {
     CommandSpec(
       name: "events", summary: "List events, filtered by range, type, actor and source",
       positionals: [.init("DIR", help: "the log directory")],
-      options: [
+      options: [KeyFile.option, 
         .value("from", "N", help: "first sequence number (default 1)"),
         .value("to", "N", help: "last sequence number (default the newest)"),
         .value("type", "T", repeatable: true, help: "only events of type T (e.g. an action's case name)"),
@@ -48,7 +48,7 @@ enum EventsCommand {
     let from = try arguments.unsigned("from") ?? 1
     let to = try arguments.unsigned("to")
     if let to, to < from { throw UsageError("--to \(to) is before --from \(from)") }
-    let reader = try LogInput.open(invocation.directory)
+    let reader = try LogInput.open(invocation)
     let last = min(to ?? reader.summary.lastSequence, reader.summary.lastSequence)
     let json = arguments.flag("json")
     let total = last >= from ? last - from + 1 : 0

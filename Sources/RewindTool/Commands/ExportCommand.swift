@@ -8,7 +8,7 @@ enum ExportCommand {
     CommandSpec(
       name: "export", summary: "Export events as JSON lines",
       positionals: [.init("DIR", help: "the log directory")],
-      options: [
+      options: [KeyFile.option, 
         .value("format", "F", help: "output format: " + formats.joined(separator: ", ") + " (default jsonl)"),
         .value("output", "FILE", short: "o", help: "write to FILE instead of standard output"),
         .value("from", "N", help: "first sequence number (default 1)"),
@@ -28,7 +28,7 @@ enum ExportCommand {
     }
     let from = try arguments.unsigned("from") ?? 1
     let to = try arguments.unsigned("to")
-    let reader = try LogInput.open(invocation.directory)
+    let reader = try LogInput.open(invocation)
     let last = min(to ?? reader.summary.lastSequence, reader.summary.lastSequence)
     var text = ""
     let progress = invocation.progress("export", total: last >= from ? last - from + 1 : 0)

@@ -7,12 +7,12 @@ enum InfoCommand {
     CommandSpec(
       name: "info", summary: "Show a log's segments, events, time range, size, chain and snapshots",
       positionals: [.init("DIR", help: "the log directory")],
-      options: [.flag("json", help: "print one JSON object")],
+      options: [KeyFile.option, .flag("json", help: "print one JSON object")],
       discussion: "example: rewind info ./log --json | jq .events"),
     run: run)
 
   static func run(_ invocation: Invocation) throws -> ExitStatus {
-    let reader = try LogInput.open(invocation.directory)
+    let reader = try LogInput.open(invocation)
     let summary = reader.summary
     var first: EventView?
     var last: EventView?
@@ -76,7 +76,7 @@ struct ChainDescription {
   var algorithm: String
 
   init(_ reader: LogReader) {
-    keyed = false
-    algorithm = "SHA-256 hash chain"
+    keyed = reader.summary.isKeyed
+    algorithm = keyed ? "HMAC-SHA-256 chain" : "SHA-256 hash chain"
   }
 }

@@ -7,7 +7,7 @@ enum RepairCommand {
     CommandSpec(
       name: "repair", summary: "Keep the valid prefix of a damaged log and move the rest into quarantine/",
       positionals: [.init("DIR", help: "the log directory")],
-      options: [.flag("yes", short: "y", help: "really repair (without it, only say what would be moved aside)")],
+      options: [KeyFile.option, .flag("yes", short: "y", help: "really repair (without it, only say what would be moved aside)")],
       discussion: """
         Without --yes nothing is changed: the command prints what it would keep and move aside, and exits
         with 1 when the log needs repair. Nothing is ever deleted: bytes after the first damage are copied
@@ -19,7 +19,8 @@ enum RepairCommand {
   static func run(_ invocation: Invocation) throws -> ExitStatus {
     let directory = invocation.directory
     try LogInput.requireLogDirectory(directory)
-    let plan = try plan(directory)
+    let key = try KeyFile.key(invocation.arguments)
+    let plan = try plan(directory, key: key)
     let out = invocation.output
     guard let plan else {
       out.line("nothing to repair in \(directory): the log is intact")
@@ -34,7 +35,7 @@ enum RepairCommand {
     }
     let report: RepairReport
     // repair is static and reads no events: any action type will do.
-    do { report = try FileJournal<Int>.repair(directory: directory) } catch { throw ToolError.reading(directory, error) }
+    do { report = try FileJournal<Int>.repair(directory: directory, key: key) } catch { throw ToolError.reading(directory, error) }
     out.line("repaired \(directory): kept events 1...\(report.lastSequence)")
     for path in report.quarantined { out.line("  set aside \(path)") }
     return .ok
@@ -47,12 +48,12 @@ enum RepairCommand {
   }
 
   /// What repair would do, found by scanning; `nil` when the log is intact.
-  static func plan(_ directory: String) throws -> Plan? {
+  static func plan(_ directory: String, key: ChainKey?) throws -> Plan? {
     let segments = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
       .filter { $0.hasPrefix("segment-") && $0.hasSuffix(".log") }.sorted()
     let damage: (segment: String, offset: UInt64, lastGood: UInt64, reason: String)
     do {
-      let reader = try LogReader(directory: directory)
+      let reader = try LogReader(directory: directory, key: key)
       guard let torn = reader.summary.tornTail else { return nil }
       damage = (torn.segment, torn.wholeSegment ? 0 : torn.offset, reader.summary.lastSequence, torn.description)
     } catch {

@@ -6,7 +6,7 @@ enum ShowCommand {
     CommandSpec(
       name: "show", summary: "Show one event with its payload as a tree",
       positionals: [.init("DIR", help: "the log directory"), .init("SEQ", help: "the event's sequence number")],
-      options: [.flag("json", help: "print the event as one JSON object")],
+      options: [KeyFile.option, .flag("json", help: "print the event as one JSON object")],
       discussion: "example: rewind show ./log 42"),
     run: run)
 
@@ -17,7 +17,7 @@ enum ShowCommand {
 
   static func run(_ invocation: Invocation) throws -> ExitStatus {
     let wanted = try sequence(invocation.arguments.positionals[1])
-    let reader = try LogInput.open(invocation.directory)
+    let reader = try LogInput.open(invocation)
     guard wanted <= reader.summary.lastSequence else {
       throw ToolError.noInput(
         path: invocation.directory, cause: "no event \(wanted); the log ends at event \(reader.summary.lastSequence)")

@@ -6,7 +6,7 @@ enum SnapshotsCommand {
     CommandSpec(
       name: "snapshots", summary: "List snapshots and whether each matches the log",
       positionals: [.init("DIR", help: "the log directory")],
-      options: [
+      options: [KeyFile.option, 
         .value("state", "SEQ", help: "also print the state of the snapshot at SEQ as a tree"),
         .flag("json", help: "print a JSON array"),
       ],
@@ -14,7 +14,7 @@ enum SnapshotsCommand {
     run: run)
 
   static func run(_ invocation: Invocation) throws -> ExitStatus {
-    let reader = try LogInput.open(invocation.directory)
+    let reader = try LogInput.open(invocation)
     let snapshots = reader.snapshots()
     let wanted = try invocation.arguments.unsigned("state")
     if invocation.arguments.flag("json") {

@@ -65,10 +65,16 @@ public struct EventView: Sendable {
     }
   }
 
-  /// Swift's synthesized coding wraps an enum case's single unlabeled value as `_0`: show it as the value.
-  private static func unwrap(_ value: JSONValue) -> JSONValue {
-    guard case .object(let fields) = value, fields.count == 1, fields[0].0 == "_0" else { return value }
-    return fields[0].1
+  /// Swift's synthesized coding wraps an enum case's single unlabeled value as `{"_0": value}`: show the
+  /// value itself, at any depth.
+  static func unwrap(_ value: JSONValue) -> JSONValue {
+    switch value {
+    case .object(let fields):
+      if fields.count == 1, fields[0].0 == "_0" { return unwrap(fields[0].1) }
+      return .object(fields.map { ($0.0, unwrap($0.1)) })
+    case .array(let values): return .array(values.map(unwrap))
+    default: return value
+    }
   }
 
   /// The event as one JSON object (the form `events --json`, `show --json` and the timeline use).

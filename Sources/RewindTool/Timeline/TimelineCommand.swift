@@ -8,7 +8,7 @@ public typealias TimelineStates = @Sendable (_ reader: LogReader, _ range: Close
 /// `rewind timeline DIR`: one self-contained HTML page to browse a log.
 enum TimelineCommand {
   static func command(states: TimelineStates?) -> ToolCommand {
-    var options: [CommandSpec.Option] = [
+    var options: [CommandSpec.Option] = [KeyFile.option, 
       .value("output", "FILE", short: "o", help: "where to write the page (default timeline.html)"),
       .value("from", "N", help: "first sequence number (default 1)"),
       .value("to", "N", help: "last sequence number (default the newest)"),
@@ -31,7 +31,7 @@ enum TimelineCommand {
     let arguments = invocation.arguments
     let from = max(try arguments.unsigned("from") ?? 1, 1)
     let to = try arguments.unsigned("to")
-    let reader = try LogInput.open(invocation.directory)
+    let reader = try LogInput.open(invocation)
     let last = min(to ?? reader.summary.lastSequence, reader.summary.lastSequence)
     let html = try page(
       reader: reader, title: invocation.directory, from: from, through: last,
