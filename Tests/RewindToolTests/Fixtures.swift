@@ -106,7 +106,14 @@ final class TemporaryDirectory: Sendable {
 
   func file(_ name: String) -> String { (path as NSString).appendingPathComponent(name) }
 
-  deinit { try? FileManager.default.removeItem(atPath: path) }
+  deinit {
+    // REWIND_TOOL_KEEP=1 keeps the logs for a look by hand.
+    if ProcessInfo.processInfo.environment["REWIND_TOOL_KEEP"] != nil {
+      print("kept \(path)")
+    } else {
+      try? FileManager.default.removeItem(atPath: path)
+    }
+  }
 }
 
 /// Runs a command of the standard tool in-process.
