@@ -104,7 +104,9 @@ public indirect enum JSONValue: Sendable, Hashable {
       case "\n": out += "\\n"
       case "\r": out += "\\r"
       case "\t": out += "\\t"
-      case "<" where forHTML, ">" where forHTML, "&" where forHTML, "\u{2028}", "\u{2029}":
+      case "\u{08}": out += "\\b"
+      case "\u{0C}": out += "\\f"
+      case "<" where forHTML, ">" where forHTML, "&" where forHTML, "\u{2028}" where forHTML, "\u{2029}" where forHTML:
         out += unicodeEscape(scalar.value)
       default:
         if scalar.value < 0x20 { out += unicodeEscape(scalar.value) } else { out.unicodeScalars.append(scalar) }

@@ -62,8 +62,8 @@ enum TimelinePage {
     #legend{color:#555;font-size:11px;margin-top:4px}.dot{display:inline-block;width:9px;height:9px;border-radius:2px;margin:0 3px 0 10px}
     .snap-key{display:inline-block;width:8px;height:8px;transform:rotate(45deg);background:#8a5cf6;margin:0 5px 0 12px}
     .user{background:#2f7de1}.effect{background:#e58a1f}.system{background:#3aa35c}.command{background:#c2364a}.unknown{background:#999}
-    main{display:flex;gap:0;height:calc(100vh - 150px);min-height:300px}
-    #list-section{flex:1 1 50%;overflow:auto;border-right:1px solid #ddd;background:#fff}
+    main{display:flex;gap:0;height:calc(100vh - 172px);min-height:300px}
+    #list-section{position:relative;flex:1 1 50%;overflow:auto;border-right:1px solid #ddd;background:#fff}
     #detail-section{flex:1 1 50%;overflow:auto;padding:10px 16px}
     table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:3px 8px;white-space:nowrap;border-bottom:1px solid #eee}
     th{position:sticky;top:0;background:#f0f2f5}tbody tr{cursor:pointer}tbody tr:hover{background:#eef4fd}
@@ -256,7 +256,9 @@ enum TimelinePage {
       if (target !== null) {
         const row = document.getElementById("event-" + target);
         if (row) {
-          row.scrollIntoView({block: "center"});
+          // Scroll the list only, not the page, so the header and axis stay in view.
+          const list = document.getElementById("list-section");
+          list.scrollTop = Math.max(0, row.offsetTop - list.clientHeight / 2);
           row.dispatchEvent(new MouseEvent("click", {bubbles: true}));
           const other = params.get("compare");
           const second = other !== null ? document.getElementById("event-" + other) : null;
