@@ -152,6 +152,29 @@ import Testing
     #expect(run.errors.contains("Is a directory"))
   }
 
+  /// On a terminal (a pseudo-terminal from util-linux's `script`), the progress bar is drawn and erased.
+  @Test func progressBarOnATerminal() throws {
+    guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), let tool = Self.executable() else {
+      print("note: progressBarOnATerminal skipped: /usr/bin/script (util-linux) is not installed")
+      return
+    }
+    let directory = TemporaryDirectory()
+    try writeFixtureLog(directory.path, count: 60, snapshotEvery: nil)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/script")
+    process.arguments = ["-qec", "'\(tool)' events '\(directory.path)' --json > /dev/null", "/dev/null"]
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0, "\(text)")
+    #expect(text.contains("\revents ["))
+    #expect(text.contains("] 100%"))
+    #expect(text.contains("\r\u{1B}[2K"))
+  }
+
   @Test func showTimelineAndExportWriteWhatTheySay() throws {
     let directory = TemporaryDirectory()
     let fixture = try writeFixtureLog(directory.path)
