@@ -31,16 +31,16 @@ enum ShowCommand {
       invocation.output.line(event.json.serialized(pretty: true))
       return .ok
     }
-    let out = invocation.output
-    out.line("event      #\(event.sequence)")
-    out.line("type       \(event.typeName) (schema version \(event.schemaVersion), \(event.codec == .binary ? "binary" : "JSON") codec)")
-    out.line("time       \(event.timestamp.map(EventView.format) ?? "-")")
-    out.line("committed  \(EventView.format(event.committed))")
-    out.line("actor      \(event.actor ?? "-")")
-    out.line("source     \(event.source ?? "-")" + (event.cause.map { " (caused by event #\($0))" } ?? ""))
-    if let correlation = event.correlationID { out.line("correlation \(correlation)") }
-    out.line("\(event.kind):")
-    out.line(event.body.tree.split(separator: "\n", omittingEmptySubsequences: false).map { "  " + $0 }.joined(separator: "\n"))
+    var rows: [(String, String)] = [
+      ("event", "#\(event.sequence)"),
+      ("type", "\(event.typeName) (schema version \(event.schemaVersion), \(event.codec == .binary ? "binary" : "JSON") codec)"),
+      ("time", event.timestamp.map(EventView.format) ?? "-"), ("committed", EventView.format(event.committed)),
+      ("actor", event.actor ?? "-"),
+      ("source", (event.source ?? "-") + (event.cause.map { " (caused by event #\($0))" } ?? "")),
+    ]
+    if let correlation = event.correlationID { rows.append(("correlation", String(correlation))) }
+    for (name, value) in rows { invocation.output.line(name.padding(toLength: 12, withPad: " ", startingAt: 0) + value) }
+    invocation.output.line(event.body.tree(label: event.kind))
     return .ok
   }
 }

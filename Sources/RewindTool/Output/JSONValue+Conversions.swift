@@ -46,9 +46,12 @@ extension JSONValue {
   }
 
   /// The value as an indented tree, one field or element per line, as `show` prints payloads.
-  public var tree: String {
+  public var tree: String { tree(label: nil) }
+
+  /// The indented tree with `label` before the root.
+  public func tree(label: String?) -> String {
     var lines: [String] = []
-    render(into: &lines, label: nil, indent: "")
+    render(into: &lines, label: label, indent: "")
     return lines.joined(separator: "\n")
   }
 
