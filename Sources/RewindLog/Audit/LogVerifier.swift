@@ -182,7 +182,12 @@ struct LogVerifier {
       return false
     }
     if frame.firstSequence > expected {
-      if try laterFrameStarts(at: expected, after: frame, in: bytes, rest: rest) {
+      let later = try laterFrames(after: frame, in: bytes, rest: rest)
+      if later.contains(where: { $0.chain == frame.storedChain }) {
+        walk.find(
+          .inserted, segment, offset,
+          "a copy of the frame of events \(frame.firstSequence)...\(frame.firstSequence + UInt64(frame.count) - 1) where event \(expected) belongs")
+      } else if later.contains(where: { $0.first == expected }) {
         walk.find(
           .reordered, segment, offset,
           "a frame starting at event \(frame.firstSequence) where event \(expected) belongs; event \(expected)'s frame comes later")
@@ -269,26 +274,28 @@ struct LogVerifier {
     return nil
   }
 
-  /// Whether a frame starting at `sequence` appears after `frame`, in this segment or a later one.
-  private func laterFrameStarts(
-    at sequence: UInt64, after frame: Frame.Parsed, in bytes: [UInt8], rest: ArraySlice<(name: String, first: UInt64)>
-  ) throws(FileJournalError) -> Bool {
-    if Self.frameStarts(at: sequence, in: bytes, from: frame.offset + frame.totalSize) { return true }
+  /// The first sequence numbers and stored chain values of the checksum-valid frames after `frame`, in
+  /// this segment and the later ones: enough to tell a reordering from a deletion or a duplicate.
+  private func laterFrames(
+    after frame: Frame.Parsed, in bytes: [UInt8], rest: ArraySlice<(name: String, first: UInt64)>
+  ) throws(FileJournalError) -> [(first: UInt64, chain: SHA256.Digest)] {
+    var found = Self.frames(in: bytes, from: frame.offset + frame.totalSize)
     for entry in rest {
       let later = try scanner.readAll(entry.name)
       guard case .success(let header) = SegmentHeader.parse(later) else { continue }
-      if Self.frameStarts(at: sequence, in: later, from: header.size) { return true }
+      found += Self.frames(in: later, from: header.size)
     }
-    return false
+    return found
   }
 
-  private static func frameStarts(at sequence: UInt64, in bytes: [UInt8], from start: Int) -> Bool {
+  private static func frames(in bytes: [UInt8], from start: Int) -> [(first: UInt64, chain: SHA256.Digest)] {
+    var found: [(first: UInt64, chain: SHA256.Digest)] = []
     var offset = start
     while case .frame(let frame) = Frame.parse(bytes, at: offset, detectZeros: false) {
-      if frame.firstSequence == sequence { return true }
+      found.append((frame.firstSequence, frame.storedChain))
       offset += frame.totalSize
     }
-    return false
+    return found
   }
 
   /// The offset of the first checksum-valid frame that starts after `offset`.

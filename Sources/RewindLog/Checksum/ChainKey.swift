@@ -55,7 +55,7 @@ public struct ChainKey: Sendable, Hashable, CustomStringConvertible, CustomDebug
     return ChainKey(unchecked: bytes)
   }
 
-  private init(unchecked bytes: [UInt8]) {
+  init(unchecked bytes: [UInt8]) {
     self.bytes = bytes
     mac = HMACSHA256(key: bytes)
   }

@@ -84,6 +84,8 @@ extension BinaryValue {
     switch self {
     case .float(let value): return value
     case .double(let value): return Float(value)
+    case .int(let value): return Float(value)
+    case .uint(let value): return Float(value)
     default: throw mismatch(Float.self, self, path())
     }
   }

@@ -20,6 +20,8 @@ public final class FileJournal<Action: Codable & Sendable>: Journal {
   public let options: FileJournalOptions
   /// What recovery found and did when the journal was opened.
   public let recoveryReport: RecoveryReport
+  /// The steps that convert events of older schema versions when they are read.
+  public let upcasters: EventUpcasters
 
   let fileSystem: any LogFileSystem
   let logID: [UInt8]
@@ -53,13 +55,22 @@ public final class FileJournal<Action: Codable & Sendable>: Journal {
   ///   tail (see ``repair(directory:key:)``); ``FileJournalError/keyRequired(segment:)``,
   ///   ``FileJournalError/wrongKey(segment:)`` or ``FileJournalError/notKeyed(segment:)`` when
   ///   `options.chainKey` does not fit the log; ``FileJournalError/io(_:)`` when a file operation fails.
-  public convenience init(directory: String, options: FileJournalOptions = FileJournalOptions()) throws {
-    try self.init(directory: directory, options: options, fileSystem: POSIXFileSystem())
+  ///
+  /// Events written with an older schema version of `Action` are converted by `upcasters` when read (see
+  /// ``EventUpcasters``).
+  public convenience init(
+    directory: String, options: FileJournalOptions = FileJournalOptions(), upcasters: EventUpcasters = EventUpcasters()
+  ) throws {
+    try self.init(directory: directory, options: options, upcasters: upcasters, fileSystem: POSIXFileSystem())
   }
 
-  package init(directory: String, options: FileJournalOptions, fileSystem: any LogFileSystem) throws {
+  package init(
+    directory: String, options: FileJournalOptions, upcasters: EventUpcasters = EventUpcasters(),
+    fileSystem: any LogFileSystem
+  ) throws {
     self.directory = directory
     self.options = options
+    self.upcasters = upcasters
     self.fileSystem = fileSystem
     do { try fileSystem.createDirectory(directory) } catch { throw FileJournalError.io(error) }
     do {
@@ -253,19 +264,20 @@ public final class FileJournal<Action: Codable & Sendable>: Journal {
 
   // MARK: Reading
 
-  /// Calls `body` with every event from `sequence` on, read back from the segments and checked.
-  /// - Throws: ``FileJournalError`` when a frame changed on disk or an event cannot be decoded.
+  /// Calls `body` with every event from `sequence` on, read back from the segments, checked and upcast.
+  /// - Throws: ``FileJournalError`` when a frame changed on disk or an event cannot be decoded: an unknown
+  ///   event type or a schema version with no upcasters is named with its location.
   public func forEachEvent(from sequence: UInt64, _ body: (Event<Action>) throws -> Void) throws {
-    try forEachRecord(from: max(sequence, 1), through: nil) { sequence, record in
-      try body(try decode(record, sequence: sequence))
+    try forEachRecord(from: max(sequence, 1), through: nil) { record, location in
+      try body(try decode(record, at: location))
     }
   }
 
   /// The events whose sequence numbers lie in `range`, read back from the segments.
   public func events(in range: ClosedRange<UInt64>) throws -> [Event<Action>] {
     var events: [Event<Action>] = []
-    try forEachRecord(from: max(range.lowerBound, 1), through: range.upperBound) { sequence, record in
-      events.append(try decode(record, sequence: sequence))
+    try forEachRecord(from: max(range.lowerBound, 1), through: range.upperBound) { record, location in
+      events.append(try decode(record, at: location))
     }
     return events
   }
@@ -273,8 +285,8 @@ public final class FileJournal<Action: Codable & Sendable>: Journal {
   /// Every event from `first` on (through `last`) as a tree, without the app's types: for tools.
   public func inspect(from first: UInt64 = 1, through last: UInt64? = nil) throws -> [InspectedEvent] {
     var result: [InspectedEvent] = []
-    try forEachRecord(from: max(first, 1), through: last) { sequence, record in
-      result.append(try InspectedEvent(sequence: sequence, record: record))
+    try forEachRecord(from: max(first, 1), through: last) { record, location in
+      result.append(try InspectedEvent(sequence: location.sequence, record: record))
     }
     return result
   }
@@ -309,7 +321,7 @@ public final class FileJournal<Action: Codable & Sendable>: Journal {
   }
 
   private func forEachRecord(
-    from first: UInt64, through last: UInt64?, _ body: (UInt64, EventRecord) throws -> Void
+    from first: UInt64, through last: UInt64?, _ body: (EventRecord, EventLocation) throws -> Void
   ) throws {
     try waitUntilWritten(through: lastSequence)
     let (frames, segments, written) = committer.shared.withLock { ($0.frames, $0.segments, $0.written) }
@@ -353,31 +365,103 @@ public final class FileJournal<Action: Codable & Sendable>: Journal {
             throw FileJournalError.corrupted(
               segment: name, offset: location.offset, lastGoodSequence: sequence - 1, reason: "bad event record: \(error)")
           }
-          try body(sequence, record)
+          try body(record, EventLocation(sequence: sequence, segment: name, offset: location.offset))
         }
       }
       index = end + 1
     }
   }
 
-  private func decode(_ record: EventRecord, sequence: UInt64) throws -> Event<Action> {
+  /// The schema version the app reads: `Action.schemaVersion` for a ``VersionedAction``, otherwise 1.
+  public static var readSchemaVersion: UInt64 { (Action.self as? any VersionedAction.Type)?.schemaVersion ?? 1 }
+
+  private func decode(_ record: EventRecord, at location: EventLocation) throws -> Event<Action> {
     let event: Event<Action>
-    do {
-      switch record.codec {
-      case .binary: event = try BinaryDecoder().decode(Event<Action>.self, from: Array(record.payload))
-      case .json: event = try JSONDecoder().decode(Event<Action>.self, from: Data(record.payload))
+    if record.schemaVersion != Self.readSchemaVersion {
+      event = try decodeUpcasting(record, at: location)
+    } else {
+      do {
+        switch record.codec {
+        case .binary: event = try BinaryDecoder().decode(Event<Action>.self, from: Array(record.payload))
+        case .json: event = try JSONDecoder().decode(Event<Action>.self, from: Data(record.payload))
+        }
+      } catch {
+        throw Self.decodingFailure(error, typeName: record.typeName, version: record.schemaVersion, at: location)
       }
-    } catch {
-      throw FileJournalError.undecodableEvent(
-        sequence: sequence, typeName: record.typeName, schemaVersion: record.schemaVersion,
-        reason: String(describing: error))
     }
-    guard event.sequence == sequence else {
+    guard event.sequence == location.sequence else {
       throw FileJournalError.undecodableEvent(
-        sequence: sequence, typeName: record.typeName, schemaVersion: record.schemaVersion,
+        sequence: location.sequence, typeName: record.typeName, schemaVersion: record.schemaVersion,
         reason: "it carries sequence number \(event.sequence)")
     }
     return event
+  }
+
+  /// Where an app action sits in an encoded `Event`: `payload` → `action` → its single unlabeled value.
+  private static var actionPath: ArraySlice<String> { ["payload", "action", "_0"] }
+
+  /// Decodes an event of another schema version: as a tree, upcast, then as `Event<Action>`.
+  private func decodeUpcasting(_ record: EventRecord, at location: EventLocation) throws -> Event<Action> {
+    let target = Self.readSchemaVersion
+    var tree: BinaryValue
+    do {
+      switch record.codec {
+      case .binary: tree = try BinaryValue.decode(Array(record.payload))
+      case .json: tree = try BinaryValue.parseJSON(record.payload)
+      }
+    } catch {
+      throw FileJournalError.undecodableEvent(
+        sequence: location.sequence, typeName: record.typeName, schemaVersion: record.schemaVersion,
+        reason: String(describing: error))
+    }
+    var typeName = record.typeName
+    var version = record.schemaVersion
+    // History commands belong to the store, not to the app's action type: they are never upcast.
+    if let action = tree.value(at: Self.actionPath) {
+      do {
+        let upcast = try upcasters.upcast(action, typeName: record.typeName, from: record.schemaVersion, to: target)
+        _ = tree.replace(at: Self.actionPath, with: upcast.action)
+        (typeName, version) = (upcast.typeName, target)
+      } catch {
+        switch error {
+        case .noStep(_, let missing):
+          throw FileJournalError.noUpcastPath(
+            record.typeName, from: record.schemaVersion, to: target, missingStep: missing, at: location)
+        case .stepFailed(_, let step, let reason):
+          throw FileJournalError.upcastFailed(record.typeName, schemaVersion: step, at: location, reason: reason)
+        }
+      }
+    }
+    do {
+      switch record.codec {
+      case .binary: return try BinaryDecoder().decode(Event<Action>.self, from: tree)
+      case .json:
+        // Back through JSON text, so JSONDecoder's own conventions (dates, data) still apply.
+        guard let text = tree.jsonText else { throw BinaryCodecError.trailingBytes(offset: 0) }
+        return try JSONDecoder().decode(Event<Action>.self, from: Data(text.utf8))
+      }
+    } catch {
+      throw Self.decodingFailure(error, typeName: typeName, version: version, at: location)
+    }
+  }
+
+  /// An unknown enum case shows as a type mismatch at the action itself; anything else is a payload that
+  /// does not fit.
+  private static func decodingFailure(
+    _ error: any Error, typeName: String, version: UInt64, at location: EventLocation
+  ) -> FileJournalError {
+    if let decoding = error as? DecodingError {
+      let context: DecodingError.Context?
+      switch decoding {
+      case .typeMismatch(_, let found), .dataCorrupted(let found): context = found
+      default: context = nil
+      }
+      if let context, context.codingPath.map(\.stringValue) == Array(actionPath) {
+        return .unknownEventType(typeName, schemaVersion: version, at: location, reason: context.debugDescription)
+      }
+    }
+    return .undecodableEvent(
+      sequence: location.sequence, typeName: typeName, schemaVersion: version, reason: String(describing: error))
   }
 }
 
@@ -405,7 +489,8 @@ public struct InspectedEvent: Sendable, Hashable {
   public var schemaVersion: UInt64
   /// The codec the payload was written with.
   public var codec: EventCodec
-  /// The whole encoded `Event` as a tree (JSON payloads are shown as a string).
+  /// The whole encoded `Event` as a tree (a JSON payload is parsed into one; shown as a string only if it
+  /// does not parse).
   public var payload: BinaryValue
 
   init(sequence: UInt64, record: EventRecord) throws {
@@ -415,7 +500,8 @@ public struct InspectedEvent: Sendable, Hashable {
     codec = record.codec
     switch record.codec {
     case .binary: payload = try BinaryValue.decode(Array(record.payload))
-    case .json: payload = .string(String(decoding: record.payload, as: UTF8.self))
+    case .json:
+      payload = (try? BinaryValue.parseJSON(record.payload)) ?? .string(String(decoding: record.payload, as: UTF8.self))
     }
   }
 }

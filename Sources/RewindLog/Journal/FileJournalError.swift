@@ -1,5 +1,5 @@
 /// Why a file journal could not be opened, read or written. Each case names what and where.
-public enum FileJournalError: Error, Sendable, CustomStringConvertible {
+public enum FileJournalError: Error, Sendable, Hashable, CustomStringConvertible {
   /// Another journal (in this or another process) has the directory open for writing.
   case locked(directory: String)
   /// A write or sync failed earlier; the journal acknowledges nothing more until it is reopened.
@@ -54,7 +54,9 @@ public enum FileJournalError: Error, Sendable, CustomStringConvertible {
     case .unknownEventType(let name, let version, let location, let reason):
       "unknown event type \"\(name)\" (schema version \(version)) at \(location): \(reason)"
     case .noUpcastPath(let name, let from, let to, let missing, let location):
-      "no upcaster for event type \"\(name)\" from schema version \(missing) (the event is v\(from), the app reads v\(to)) at \(location)"
+      from > to
+        ? "event type \"\(name)\" at \(location) was written with schema version \(from), newer than version \(to) that this app reads"
+        : "no upcaster for event type \"\(name)\" from schema version \(missing) (the event is v\(from), the app reads v\(to)) at \(location)"
     case .upcastFailed(let name, let version, let location, let reason):
       "upcasting event type \"\(name)\" from schema version \(version) failed at \(location): \(reason)"
     }

@@ -5,7 +5,10 @@ extension Store where Action: Codable {
   /// Opens a store on the file journal in `directory`, restoring its state by replaying every event.
   ///
   /// The journal is `store.journal as? FileJournal<Action>`; see ``FileJournal/recoveryReport``.
-  /// - Throws: the errors of ``FileJournal/init(directory:options:)`` and of decoding an event.
+  /// Events written with older schema versions of `Action` are converted by `upcasters` during the replay.
+  /// - Throws: the errors of ``FileJournal/init(directory:options:upcasters:)`` and of decoding an event
+  ///   (``FileJournalError/unknownEventType(_:schemaVersion:at:reason:)``,
+  ///   ``FileJournalError/noUpcastPath(_:from:to:missingStep:at:)`` and the others).
   public static func open<R: Reducer & Sendable>(
     directory: String,
     initialState: State,
@@ -14,9 +17,10 @@ extension Store where Action: Codable {
     clock: some EventClock = .system,
     actor: String? = nil,
     history: HistoryConfiguration<Action> = .standard,
+    upcasters: EventUpcasters = EventUpcasters(),
     diagnostics: @escaping @Sendable (Diagnostic) -> Void = Store.printDiagnostic
   ) throws -> Store where R.State == State, R.Action == Action {
-    let journal = try FileJournal<Action>(directory: directory, options: options)
+    let journal = try FileJournal<Action>(directory: directory, options: options, upcasters: upcasters)
     return try Store(
       initialState: initialState, reducer: reducer, journal: journal, clock: clock, actor: actor,
       history: history, diagnostics: diagnostics)
@@ -29,7 +33,10 @@ extension Store where Action: Codable, State: Codable {
   /// one, then to a full replay (see ``FileJournal/snapshotRecovery``). With
   /// `options.snapshotInterval`, a snapshot is written every that many events, off the sending thread.
   ///
-  /// - Throws: the errors of ``FileJournal/init(directory:options:)`` and of decoding an event.
+  /// Events written with older schema versions of `Action` are converted by `upcasters` during the replay.
+  /// - Throws: the errors of ``FileJournal/init(directory:options:upcasters:)`` and of decoding an event
+  ///   (``FileJournalError/unknownEventType(_:schemaVersion:at:reason:)``,
+  ///   ``FileJournalError/noUpcastPath(_:from:to:missingStep:at:)`` and the others).
   public static func open<R: Reducer & Sendable>(
     directory: String,
     initialState: State,
@@ -38,9 +45,10 @@ extension Store where Action: Codable, State: Codable {
     clock: some EventClock = .system,
     actor: String? = nil,
     history: HistoryConfiguration<Action> = .standard,
+    upcasters: EventUpcasters = EventUpcasters(),
     diagnostics: @escaping @Sendable (Diagnostic) -> Void = Store.printDiagnostic
   ) throws -> Store where R.State == State, R.Action == Action {
-    let journal = try FileJournal<Action>(directory: directory, options: options)
+    let journal = try FileJournal<Action>(directory: directory, options: options, upcasters: upcasters)
     let restored = journal.loadSnapshot(State.self)
     journal.setSnapshotRecovery(restored.recovery)
     let store = try Store(
