@@ -68,45 +68,33 @@ public struct LogReader: Sendable {
   public func forEachEvent(
     from first: UInt64 = 1, through last: UInt64? = nil, _ body: (InspectedEvent, Date) throws -> Void
   ) throws {
-    try forEachRecord(from: first, through: last) { sequence, record, time in
+    try forEachRecord(from: first, through: last) { sequence, record, location in
       let event: InspectedEvent
       do { event = try InspectedEvent(sequence: sequence, record: record) } catch {
         throw FileJournalError.undecodableEvent(
           sequence: sequence, typeName: record.typeName, schemaVersion: record.schemaVersion, reason: "\(error)")
       }
-      try body(event, time)
+      try body(event, location.committed)
     }
   }
 
-  /// Calls `body` with every event from `first` through `last`, decoded as the app's `Action` type.
+  /// Calls `body` with every event from `first` through `last`, decoded as the app's `Action` type;
+  /// events of an older schema version are converted by `upcasters` first, as ``FileJournal`` does.
   ///
-  /// - Throws: ``FileJournalError/undecodableEvent(sequence:typeName:schemaVersion:reason:)`` naming the
-  ///   event that does not decode, other ``FileJournalError``s, and whatever `body` throws.
+  /// - Throws: ``FileJournalError/undecodableEvent(sequence:typeName:schemaVersion:reason:)``,
+  ///   ``FileJournalError/unknownEventType(_:schemaVersion:at:reason:)`` and the upcasting errors, naming
+  ///   the event; other ``FileJournalError``s; and whatever `body` throws.
   public func forEachEvent<Action: Codable & Sendable>(
-    as type: Action.Type, from first: UInt64 = 1, through last: UInt64? = nil, _ body: (Event<Action>) throws -> Void
+    as type: Action.Type, upcasters: EventUpcasters = EventUpcasters(), from first: UInt64 = 1,
+    through last: UInt64? = nil, _ body: (Event<Action>) throws -> Void
   ) throws {
-    try forEachRecord(from: first, through: last) { sequence, record, _ in
-      let event: Event<Action>
-      do {
-        switch record.codec {
-        case .binary: event = try BinaryDecoder().decode(Event<Action>.self, from: Array(record.payload))
-        case .json: event = try JSONDecoder().decode(Event<Action>.self, from: Data(record.payload))
-        }
-      } catch {
-        throw FileJournalError.undecodableEvent(
-          sequence: sequence, typeName: record.typeName, schemaVersion: record.schemaVersion, reason: "\(error)")
-      }
-      guard event.sequence == sequence else {
-        throw FileJournalError.undecodableEvent(
-          sequence: sequence, typeName: record.typeName, schemaVersion: record.schemaVersion,
-          reason: "it carries sequence number \(event.sequence)")
-      }
-      try body(event)
+    try forEachRecord(from: first, through: last) { sequence, record, location in
+      try body(try record.decodeEvent(Action.self, at: location, upcasters: upcasters))
     }
   }
 
   private func forEachRecord(
-    from first: UInt64, through last: UInt64?, _ body: (UInt64, EventRecord, Date) throws -> Void
+    from first: UInt64, through last: UInt64?, _ body: (UInt64, EventRecord, RecordLocation) throws -> Void
   ) throws {
     let upper = min(last ?? scanned.lastSequence, scanned.lastSequence)
     let lower = max(first, 1)
@@ -135,7 +123,10 @@ public struct LogReader: Sendable {
               segment: segment.name, offset: location.offset, lastGoodSequence: sequence - 1,
               reason: "bad event record: \(error)")
           }
-          try body(sequence, record, time)
+          try body(
+            sequence, record,
+            RecordLocation(
+              event: EventLocation(sequence: sequence, segment: segment.name, offset: location.offset), committed: time))
         }
       }
     }
@@ -182,6 +173,12 @@ public struct LogReader: Sendable {
   private func chainValue(containing sequence: UInt64) -> SHA256.Digest? {
     scanned.frames.first { $0.firstSequence <= sequence && sequence <= $0.lastSequence }?.chain
   }
+}
+
+/// Where a record was read: for error messages, and its frame's commit time.
+struct RecordLocation {
+  var event: EventLocation
+  var committed: Date
 }
 
 extension String {

@@ -21,11 +21,15 @@ public struct RewindDebugger<State: Encodable & Sendable, Action: Codable & Send
   /// The tool's name in usage text.
   public var name: String
 
-  /// A debugger for logs of `reducer`'s actions, replayed from `initialState`.
-  public init<R: Reducer & Sendable>(name: String = "rewind", reducer: R, initialState: State)
-  where R.State == State, R.Action == Action {
+  /// A debugger for logs of `reducer`'s actions, replayed from `initialState`; events of older schema
+  /// versions are converted by `upcasters`, as the app's journal does.
+  public init<R: Reducer & Sendable>(
+    name: String = "rewind", reducer: R, initialState: State, upcasters: EventUpcasters = EventUpcasters()
+  ) where R.State == State, R.Action == Action {
     self.name = name
-    replay = StateReplay(reduce: { state, action in _ = reducer.reduce(into: &state, action: action) }, initialState: initialState)
+    replay = StateReplay(
+      reduce: { state, action in _ = reducer.reduce(into: &state, action: action) }, initialState: initialState,
+      upcasters: upcasters)
   }
 
   /// The state after event `sequence` of the log in `directory` (0: the initial state).

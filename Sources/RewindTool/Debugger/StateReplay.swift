@@ -6,18 +6,19 @@ import RewindLog
 struct StateReplay<State: Sendable, Action: Codable & Sendable>: Sendable {
   let reduce: @Sendable (inout State, Action) -> Void
   let initialState: State
+  let upcasters: EventUpcasters
 
   /// Calls `body` with each event through `last` and the state after it (0 or less events: nothing).
   func run(_ reader: LogReader, through last: UInt64, _ body: (Event<Action>, State) throws -> Void) throws {
     guard last > 0 else { return }
     // Jumps bring back earlier states: find their targets first, so only those states are kept.
     var targets: Set<UInt64> = []
-    try reader.forEachEvent(as: Action.self, through: last) { event in
+    try reader.forEachEvent(as: Action.self, upcasters: upcasters, through: last) { event in
       if let target = event.command?.target { targets.insert(target) }
     }
     var kept: [UInt64: State] = [0: initialState]
     var state = initialState
-    try reader.forEachEvent(as: Action.self, through: last) { event in
+    try reader.forEachEvent(as: Action.self, upcasters: upcasters, through: last) { event in
       switch event.payload {
       case .action(let action): reduce(&state, action)
       case .command(let command):

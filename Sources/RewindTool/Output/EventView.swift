@@ -38,7 +38,7 @@ public struct EventView: Sendable {
     self.committed = committed
     let whole: JSONValue
     if case .string(let text) = event.payload, event.codec == .json {
-      whole = JSONValue(parsing: text) ?? .string(text)
+      whole = (try? BinaryValue.parseJSON(Array(text.utf8))).map(JSONValue.init) ?? .string(text)
     } else {
       whole = JSONValue(event.payload)
     }

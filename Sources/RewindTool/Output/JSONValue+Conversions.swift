@@ -17,34 +17,6 @@ extension JSONValue {
     }
   }
 
-  /// A value from `JSONSerialization` (objects get sorted keys, since their order is lost).
-  init(foundation value: Any) {
-    switch value {
-    case let dictionary as [String: Any]:
-      self = .object(dictionary.keys.sorted().map { ($0, JSONValue(foundation: dictionary[$0] ?? NSNull())) })
-    case let array as [Any]: self = .array(array.map { JSONValue(foundation: $0) })
-    case let string as String: self = .string(string)
-    case let number as NSNumber:
-      // JSONSerialization makes Booleans NSNumbers of Objective-C type "c" (char).
-      if String(cString: number.objCType) == "c" {
-        self = .bool(number.boolValue)
-      } else if let integer = Int64(exactly: number.doubleValue), !"\(number)".contains(".") {
-        self = .int(integer)
-      } else {
-        self = .double(number.doubleValue)
-      }
-    default: self = .null
-    }
-  }
-
-  /// Parses JSON text; `nil` when it is not JSON.
-  init?(parsing text: String) {
-    guard let data = text.data(using: .utf8),
-      let object = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
-    else { return nil }
-    self.init(foundation: object)
-  }
-
   /// The value as an indented tree, one field or element per line, as `show` prints payloads.
   public var tree: String { tree(label: nil) }
 
