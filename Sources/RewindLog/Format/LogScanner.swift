@@ -77,12 +77,23 @@ struct LogScanner {
   }
 
   /// Scans every segment. Throws for damage anywhere but an incomplete tail of the last segment.
-  func scan() throws(FileJournalError) -> ScannedLog {
+  /// A verified frame handed to the `visit` callback of ``scan(visit:)``.
+  struct Visit {
+    /// The whole segment's bytes.
+    var bytes: [UInt8]
+    var frame: Frame.Parsed
+    var segment: String
+    var segmentIndex: Int
+  }
+
+  /// - Parameter visit: Called with each frame right after it verified, in log order, so a reader can
+  ///   stream the log; returning false stops the scan there (the result then covers what was read).
+  func scan(visit: (Visit) -> Bool = { _ in true }) throws(FileJournalError) -> ScannedLog {
     var log = ScannedLog()
     let names = try segmentNames()
     var expected: UInt64 = 1
     var chain: SHA256.Digest?
-    for (index, entry) in names.enumerated() {
+    segments: for (index, entry) in names.enumerated() {
       let isLast = index == names.count - 1
       let bytes = try readAll(entry.name)
       let header: SegmentHeader
@@ -147,6 +158,11 @@ struct LogScanner {
           chain = computed
           expected += UInt64(frame.count)
           offset += frame.totalSize
+          if !visit(Visit(bytes: bytes, frame: frame, segment: entry.name, segmentIndex: index)) {
+            log.segments.append(
+              SegmentInfo(name: entry.name, firstSequence: header.firstSequence, validEnd: UInt64(offset)))
+            break segments
+          }
         case .malformed:
           throw .corrupted(segment: entry.name, offset: UInt64(offset), lastGoodSequence: expected - 1, reason: parse.reason)
         case .incomplete, .zeros, .badLength, .badChecksum:
