@@ -102,19 +102,59 @@ import Testing
     #expect((damaged[0]["problem"] as? String)?.contains("checksum") == true)
   }
 
-  @Test func exportWritesOneJSONObjectPerEvent() throws {
+  @Test func exportWritesJSONLinesAndCloudEvents() throws {
     let directory = TemporaryDirectory()
     let fixture = try writeFixtureLog(directory.path)
     let output = directory.file("out.jsonl")
     let result = runTool(["export", directory.path, "--format", "jsonl", "--output", output])
     #expect(result.status == 0, "\(result.errors)")
+    #expect(result.errors.contains("exported \(fixture.events.count) events"))
+    #expect(!FileManager.default.fileExists(atPath: output + ".partial"))
     let lines = try String(contentsOfFile: output, encoding: .utf8).split(separator: "\n")
     #expect(lines.count == fixture.events.count)
     let eighth = try #require(try parseJSON(String(lines[7])) as? [String: Any])
-    #expect((eighth["payload"] as? [String: Any])?["add"] as? String == hostileText)
+    #expect(eighth["sequence"] as? Int == 8)
+    #expect(((eighth["action"] as? [String: Any])?["add"] as? [String: Any])?["_0"] as? String == hostileText)
+
+    // A CloudEvents batch: one JSON array, each event with the required attributes.
+    let batch = runTool([
+      "export", directory.path, "--format=cloudevents", "--source", "https://example.com/notes", "--type-prefix",
+      "com.example.notes.", "--from", "3", "--to", "12",
+    ])
+    #expect(batch.status == 0, "\(batch.errors)")
+    let events = try #require(try parseJSON(batch.output) as? [[String: Any]])
+    #expect(events.count == 10)
+    for (event, expected) in zip(events, fixture.events[2..<12]) {
+      #expect(event["specversion"] as? String == "1.0")
+      #expect(event["source"] as? String == "https://example.com/notes")
+      #expect((event["type"] as? String)?.hasPrefix("com.example.notes.") == true)
+      #expect((event["id"] as? String)?.isEmpty == false)
+      #expect(Int(event["sequence"] as? String ?? "") == Int(expected.sequence))
+    }
+    // CloudEvents as JSON lines, the default.
+    let cloudLines = runTool(["export", directory.path]).output.split(separator: "\n")
+    #expect(cloudLines.count == fixture.events.count)
+    #expect(try cloudLines.allSatisfy { (try parseJSON(String($0)) as? [String: Any])?["specversion"] as? String == "1.0" })
+
     #expect(runTool(["export", directory.path, "--format", "xml"]).status == 64)
-    let noDirectory = runTool(["export", directory.path, "--output", directory.file("missing/out.jsonl")])
-    #expect(noDirectory.status == 66)
+    #expect(runTool(["export", directory.path, "--output", directory.file("missing/out.jsonl")]).status == 66)
+  }
+
+  @Test func exportStopsAtDamageWithExitOne() throws {
+    let directory = TemporaryDirectory()
+    try writeFixtureLog(directory.path)
+    let segments = segmentFiles(directory.path)
+    let path = directory.file(segments[1])
+    var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+    bytes[150] ^= 0x10
+    try Data(bytes).write(to: URL(fileURLWithPath: path))
+    let output = directory.file("events.json")
+    let result = runTool(["export", directory.path, "--output", output])
+    #expect(result.status == 1)
+    #expect(result.errors.contains(segments[1]))
+    // Nothing half-written is left under the output's name.
+    #expect(!FileManager.default.fileExists(atPath: output))
+    #expect(!FileManager.default.fileExists(atPath: output + ".partial"))
   }
 
   @Test func verifyReportsTheHeadAndChecksAnchors() throws {

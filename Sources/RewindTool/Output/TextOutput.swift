@@ -10,6 +10,8 @@ import Synchronization
 public protocol TextOutput: Sendable {
   /// Writes `text` as it is (add the newline yourself).
   func write(_ text: String)
+  /// Writes raw bytes (UTF-8 text in chunks that may split a character).
+  func write(bytes: [UInt8])
   /// Whether this output is a terminal (progress bars and colours only go to terminals).
   var isTerminal: Bool { get }
   /// Writes anything buffered.
@@ -39,9 +41,13 @@ public final class FileDescriptorOutput: TextOutput {
   /// Standard error; written through at once.
   public static let standardError = FileDescriptorOutput(fd: 2)
 
-  public func write(_ text: String) {
+  public func write(_ text: String) { append(text.utf8) }
+
+  public func write(bytes: [UInt8]) { append(bytes) }
+
+  private func append(_ new: some Collection<UInt8>) {
     let full = buffer.withLock { bytes -> Bool in
-      bytes.append(contentsOf: text.utf8)
+      bytes.append(contentsOf: new)
       return bytes.count >= 65_536 || fd == 2
     }
     if full { flush() }
@@ -70,16 +76,17 @@ private func Glibc_write(_ fd: Int32, _ pointer: UnsafeRawPointer?, _ count: Int
 
 /// Collects what a command writes, for tests and for callers that post-process output.
 public final class CapturedOutput: TextOutput {
-  private let storage = Mutex("")
+  private let storage = Mutex<[UInt8]>([])
   /// Whether to pretend to be a terminal.
   public let isTerminal: Bool
 
   /// Creates an empty buffer.
   public init(isTerminal: Bool = false) { self.isTerminal = isTerminal }
 
-  /// Everything written so far.
-  public var text: String { storage.withLock { $0 } }
+  /// Everything written so far, as UTF-8 text.
+  public var text: String { storage.withLock { String(decoding: $0, as: UTF8.self) } }
 
-  public func write(_ text: String) { storage.withLock { $0 += text } }
+  public func write(_ text: String) { storage.withLock { $0.append(contentsOf: text.utf8) } }
+  public func write(bytes: [UInt8]) { storage.withLock { $0.append(contentsOf: bytes) } }
   public func flush() {}
 }
