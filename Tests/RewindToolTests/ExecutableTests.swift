@@ -1,5 +1,5 @@
-import Synchronization
 import Foundation
+import Rewind
 import RewindLog
 import Testing
 
@@ -41,7 +41,7 @@ import Testing
     process.standardError = errors
     try process.run()
     // Read both pipes to their ends (in parallel, so neither fills up and blocks the child).
-    let errorData = Mutex(Data())
+    let errorData = Locked(Data())
     let group = DispatchGroup()
     DispatchQueue.global().async(group: group) {
       let data = errors.fileHandleForReading.readDataToEndOfFile()

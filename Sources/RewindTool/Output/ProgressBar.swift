@@ -1,4 +1,4 @@
-import Synchronization
+import Rewind
 
 /// A progress bar on standard error for long work, drawn only when it is a terminal; piped output stays
 /// plain. Redraws at most once per percent.
@@ -6,14 +6,14 @@ public final class ProgressBar: Sendable {
   private let output: any TextOutput
   private let label: String
   private let enabled: Bool
-  private let state: Mutex<(total: UInt64, drawn: Int)>
+  private let state: Locked<(total: UInt64, drawn: Int)>
 
   /// A bar for `total` steps of `label`, drawn on `output` if it is a terminal (or `force` is set).
   public init(_ label: String, total: UInt64, output: any TextOutput, force: Bool = false) {
     self.output = output
     self.label = label
     enabled = output.isTerminal || force
-    state = Mutex((total, -1))
+    state = Locked((total, -1))
   }
 
   /// Shows that `done` of `total` steps (default: the total given before) are finished.

@@ -1,4 +1,4 @@
-import Synchronization
+import Rewind
 
 #if canImport(Glibc)
   import Glibc
@@ -26,7 +26,7 @@ extension TextOutput {
 /// A file descriptor such as standard output (1) or standard error (2), buffered up to 64 KiB.
 public final class FileDescriptorOutput: TextOutput {
   private let fd: Int32
-  private let buffer = Mutex<[UInt8]>([])
+  private let buffer = Locked<[UInt8]>([])
   /// Whether the descriptor is a terminal.
   public let isTerminal: Bool
 
@@ -76,7 +76,7 @@ private func Glibc_write(_ fd: Int32, _ pointer: UnsafeRawPointer?, _ count: Int
 
 /// Collects what a command writes, for tests and for callers that post-process output.
 public final class CapturedOutput: TextOutput {
-  private let storage = Mutex<[UInt8]>([])
+  private let storage = Locked<[UInt8]>([])
   /// Whether to pretend to be a terminal.
   public let isTerminal: Bool
 
