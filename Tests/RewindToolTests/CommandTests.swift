@@ -241,6 +241,19 @@ import Testing
     #expect((json["payload"] as? [String: Any])?["add"] as? String == "note 2")
   }
 
+  @Test func anEmptyLogIsDescribedNotRefused() throws {
+    let directory = TemporaryDirectory()
+    try writeFixtureLog(directory.path, count: 0, snapshotEvery: nil)
+    #expect(!segmentFiles(directory.path).isEmpty)
+    let info = try #require(try parseJSON(runTool(["info", directory.path, "--json"]).output) as? [String: Any])
+    #expect(info["events"] as? Int == 0)
+    #expect(runTool(["verify", directory.path]).status == 0)
+    #expect(runTool(["events", directory.path]).output.isEmpty)
+    let page = runTool(["timeline", directory.path, "-o", "-"])
+    #expect(page.status == 0)
+    #expect(page.output.contains("\"events\":[]"))
+  }
+
   @Test func progressIsDrawnOnlyOnATerminal() {
     let terminal = CapturedOutput(isTerminal: true)
     let bar = ProgressBar("work", total: 200, output: terminal)

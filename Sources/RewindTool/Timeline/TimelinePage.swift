@@ -99,10 +99,11 @@ enum TimelinePage {
       // The time axis: one mark per event, placed by its timestamp; snapshots as diamonds.
       const axis = document.getElementById("axis");
       const times = events.map(e => Date.parse(time(e))).filter(t => !isNaN(t));
-      const t0 = times.length ? Math.min(...times) : 0, t1 = times.length ? Math.max(...times) : 1;
+      // reduce, not Math.min(...times): spreading a long array overflows the call stack.
+      const t0 = times.reduce((a, b) => Math.min(a, b), Infinity), t1 = times.reduce((a, b) => Math.max(a, b), -Infinity);
       const position = (e, i) => {
         const t = Date.parse(time(e));
-        if (isNaN(t) || t1 === t0) return events.length > 1 ? (i / (events.length - 1)) * 100 : 50;
+        if (isNaN(t) || !isFinite(t0) || t1 === t0) return events.length > 1 ? (i / (events.length - 1)) * 100 : 50;
         return ((t - t0) / (t1 - t0)) * 100;
       };
       events.forEach((e, i) => {
