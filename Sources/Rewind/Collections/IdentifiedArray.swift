@@ -42,6 +42,8 @@ public struct IdentifiedArray<Element: Identifiable> {
   }
 
   /// The elements, in order.
+  /// - Complexity: O(1): the array is shared, not copied.
+  @inlinable
   public var elements: [Element] { _elements }
 
   /// The ids, in order.
@@ -161,8 +163,20 @@ public struct IdentifiedArray<Element: Identifiable> {
 }
 
 extension IdentifiedArray: RandomAccessCollection, MutableCollection {
-  public var startIndex: Int { 0 }
-  public var endIndex: Int { elements.count }
+  @inlinable public var startIndex: Int { 0 }
+  @inlinable public var endIndex: Int { _elements.count }
+
+  /// Shares the element storage, so that `Array(identifiedArray)` is O(1) rather than an element-by-element
+  /// copy: changeset subscribers extract the list this way on every delivery.
+  @inlinable
+  public func _copyToContiguousArray() -> ContiguousArray<Element> { _elements._copyToContiguousArray() }
+
+  @inlinable
+  public func withContiguousStorageIfAvailable<Result>(
+    _ body: (UnsafeBufferPointer<Element>) throws -> Result
+  ) rethrows -> Result? {
+    try _elements.withContiguousStorageIfAvailable(body)
+  }
 
   /// The element at `position`; a replacement must keep the element's id.
   @inlinable

@@ -9,6 +9,7 @@ extension Store {
   ///   if update.isInitial { table.reloadData(update.elements) } else { table.apply(update.changeset) }
   /// }
   /// ```
+  @inlinable
   public func changesets<C: Collection & Sendable>(of keyPath: KeyPath<State, C> & Sendable)
     -> ChangesetSequence<State, C.Element>
   where C.Element: Differentiable & Sendable {
@@ -20,6 +21,7 @@ extension Store {
 
   /// Diffed changes of the sectioned collection at `keyPath`: section and element deletes, inserts, moves
   /// (also across sections) and updates.
+  @inlinable
   public func changesets<Section: DifferentiableSection & Sendable>(
     of keyPath: KeyPath<State, [Section]> & Sendable
   ) -> ChangesetSequence<State, Section> {
@@ -30,6 +32,7 @@ extension Store {
   }
 
   /// The value at `keyPath`: first the current one, then each time it really changes.
+  @inlinable
   public func values<Value: Equatable & Sendable>(of keyPath: KeyPath<State, Value> & Sendable)
     -> ValueSequence<State, Value>
   {

@@ -24,7 +24,7 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
   @usableFromInline let hub: StateHub<State>
   @usableFromInline let gate = DispatchGate<PendingEvent<State, Action>>()
   let effects = EffectRegistry()
-  let sharedDiffs = SharedDiffRegistry()
+  @usableFromInline let sharedDiffs = SharedDiffRegistry()
   /// States that queued restores bring back, by target sequence number: computed before the restore is
   /// dispatched, so that applying it cannot fail. Kept out of the queued sends to keep those small.
   @usableFromInline let restoreTargets = Locked<[UInt64: State]>([:])

@@ -16,6 +16,16 @@ public struct ChangesetSequence<State: Sendable, Element: Sendable>: AsyncSequen
   let diff: @Sendable ([Element], [Element]) -> StagedChangeset<[Element]>
   let shared: SharedDiff<Element>
 
+  // Made by the store's inlinable `changesets(of:)`, so that `extract` and `diff` are specialized for the
+  // app's element type where it subscribes: an unspecialized diff cost several times more per delivery.
+  @usableFromInline
+  init(
+    hub: StateHub<State>, extract: @escaping @Sendable (State) -> [Element],
+    diff: @escaping @Sendable ([Element], [Element]) -> StagedChangeset<[Element]>, shared: SharedDiff<Element>
+  ) {
+    (self.hub, self.extract, self.diff, self.shared) = (hub, extract, diff, shared)
+  }
+
   public func makeAsyncIterator() -> Iterator { Iterator(sequence: self) }
 
   /// Iterates a ``ChangesetSequence``.

@@ -7,6 +7,7 @@ import Synchronization
 /// there extracts the elements and diffs them, and the others reuse both. Diffing still happens on the
 /// subscribers' side, never in `send`; a subscriber whose range differs (a slow one) diffs its own range.
 /// Holds one collection and one changeset: O(state).
+@usableFromInline
 final class SharedDiff<Element: Sendable>: Sendable {
   struct Entry: Sendable {
     var from: UInt64
@@ -49,6 +50,7 @@ final class SharedDiff<Element: Sendable>: Sendable {
 }
 
 /// The store's ``SharedDiff``s, one per collection key path and kind of diff.
+@usableFromInline
 final class SharedDiffRegistry: Sendable {
   private struct Key: Hashable, @unchecked Sendable {
     // @unchecked: key paths are immutable; AnyKeyPath is simply not marked Sendable.
@@ -58,6 +60,7 @@ final class SharedDiffRegistry: Sendable {
 
   private let diffs = Locked<[Key: any Sendable]>([:])
 
+  @usableFromInline
   func shared<Element: Sendable>(for keyPath: AnyKeyPath, sectioned: Bool, of _: Element.Type) -> SharedDiff<
     Element
   > {

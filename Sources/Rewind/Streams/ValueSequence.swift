@@ -8,6 +8,11 @@ public struct ValueSequence<State: Sendable, Value: Equatable & Sendable>: Async
   let hub: StateHub<State>
   let extract: @Sendable (State) -> Value
 
+  @usableFromInline
+  init(hub: StateHub<State>, extract: @escaping @Sendable (State) -> Value) {
+    (self.hub, self.extract) = (hub, extract)
+  }
+
   public func makeAsyncIterator() -> Iterator { Iterator(sequence: self) }
 
   /// Iterates a ``ValueSequence``.
