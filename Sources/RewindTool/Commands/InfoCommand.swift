@@ -49,7 +49,9 @@ enum InfoCommand {
     let out = invocation.output
     out.line("log        \(invocation.directory)")
     out.line("log id     \(summary.logID ?? "-")")
-    out.line("segments   \(summary.segments.count): " + summary.segments.map(\.name).joined(separator: ", "))
+    let names = summary.segments.map(\.name)
+    let shown = names.count <= 4 ? names.joined(separator: ", ") : "\(names[0]), \(names[1]) … \(names[names.count - 1])"
+    out.line("segments   \(names.count)" + (names.isEmpty ? "" : ": " + shown))
     out.line(
       "events     "
         + (summary.lastSequence > 0
