@@ -17,6 +17,7 @@ struct ReadOnlyFileSystem: LogFileSystem {
     return POSIXFile(fd: fd, path: path)
   }
 
+  func openForReading(_ path: String) throws(IOError) -> any LogFile { try open(path, create: false) }
   func contents(of directory: String) throws(IOError) -> [String] { try POSIXFileSystem().contents(of: directory) }
   func exists(_ path: String) -> Bool { POSIXFileSystem().exists(path) }
   func createDirectory(_ directory: String) throws(IOError) {
