@@ -15,6 +15,7 @@ let package = Package(
     .executable(name: "rewind", targets: ["rewind"]),
     .executable(name: "rewind-bench", targets: ["rewind-bench"]),
     .executable(name: "Mailbox", targets: ["Mailbox"]),
+    .executable(name: "Inbox", targets: ["Inbox"]),
   ],
   targets: [
     .target(name: "RewindDiff"),
@@ -30,6 +31,13 @@ let package = Package(
       path: "Benchmarks"
     ),
     .executableTarget(name: "Mailbox", dependencies: ["Rewind"], path: "Examples/Mailbox"),
+    // The Inbox example: its reducer and session in a library the tests drive, a thin executable on top.
+    .target(
+      name: "InboxCore", dependencies: ["Rewind", "RewindDiff", "RewindLog", "RewindComponents"],
+      path: "Examples/InboxCore"),
+    .executableTarget(
+      name: "Inbox", dependencies: ["InboxCore", "Rewind", "RewindDiff", "RewindLog", "RewindComponents"],
+      path: "Examples/Inbox"),
     .executableTarget(name: "rewind-crash-child", dependencies: ["Rewind", "RewindLog"], path: "Tests/CrashChild"),
     .testTarget(name: "RewindDiffTests", dependencies: ["RewindDiff", "RewindTesting"]),
     .testTarget(name: "RewindTests", dependencies: ["Rewind", "RewindTesting"]),
@@ -39,6 +47,9 @@ let package = Package(
     .testTarget(
       // The kill -9 harness launches rewind-crash-child: depending on it makes `swift test` build it.
       name: "RewindLogTests", dependencies: ["RewindLog", "Rewind", "RewindTesting", "rewind-crash-child"]),
+    .testTarget(
+      // Runs the built Inbox executable (scripted, and through a pseudo-terminal): depending on it builds it.
+      name: "InboxTests", dependencies: ["InboxCore", "Inbox", "Rewind", "RewindComponents", "RewindLog"]),
     .testTarget(
       // Runs the real `rewind` executable: depending on it makes `swift test` build it.
       name: "RewindToolTests", dependencies: ["RewindTool", "RewindLog", "Rewind", "RewindTesting", "rewind"]),

@@ -131,5 +131,9 @@ func blackHole<T>(_ value: T) {
   withExtendedLifetime(value) {}
 }
 
+/// `value`, hidden from the optimizer, so that a baseline loop cannot be folded away.
+@inline(never) @_optimize(none)
+func opaque<T>(_ value: T) -> T { value }
+
 /// The seeded generator every suite uses, so each run measures the same inputs.
 typealias SplitMix64 = RewindTesting.SplitMix64

@@ -7,8 +7,10 @@ import Synchronization
 /// subscribers; and the latency from `send` to a waiting subscriber holding its changeset.
 let streamsSuite = Suite(name: "streams", summary: "changeset subscribers: sends/s and latency") { reporter in
   let only = ProcessInfo.processInfo.environment["REWIND_BENCH_SUBSCRIBERS"].flatMap { Int($0) }
+  // REWIND_BENCH_SENDS shortens the run, e.g. for counting instructions under valgrind.
+  let sends = ProcessInfo.processInfo.environment["REWIND_BENCH_SENDS"].flatMap { Int($0) } ?? 100_000
   for subscribers in [0, 1, 10, 100, 1_000] where only == nil || only == subscribers {
-    let rate = streamSendRate(sends: 100_000, subscribers: subscribers)
+    let rate = streamSendRate(sends: sends, subscribers: subscribers)
     reporter.report(Measurement(name: "streams/subscribers=\(subscribers)", unit: "sends/s", median: rate))
   }
   if only == nil || only == -1 {

@@ -9,10 +9,17 @@ step() { printf '\n== %s\n' "$*"; }
 step "build, warnings as errors (library, tools, examples, tests)"
 swift build --build-tests -Xswiftc -warnings-as-errors --scratch-path .build-werror
 
-step "README: run the example"
-swift run Mailbox > .build-example.log
-tail -n 1 .build-example.log
-grep -q "same state ✓" .build-example.log
+step "README: run the example (scripted: its output is not a terminal)"
+rm -rf .build-inbox-data
+swift run Inbox --directory .build-inbox-data > .build-example.log
+tail -n 3 .build-example.log
+grep -q "same state ✓$" .build-example.log
+grep -q "chain verified ✓$" .build-example.log
+
+step "README quick start: the minimal example"
+swift run Mailbox > .build-mailbox.log
+tail -n 1 .build-mailbox.log
+grep -q "same state ✓" .build-mailbox.log
 
 step "headless browser for the timeline test (Chromium from the system's packages)"
 bash Scripts/install-browser.sh

@@ -34,8 +34,12 @@ public final class InMemoryJournal<Action: Sendable>: Journal {
   public var count: Int { storage.withLock { $0.count } }
 
   @inlinable
-  public func append(_ event: Event<Action>) throws {
-    try storage.withLock { storage in
+  public func append(_ event: Event<Action>) throws { try append(moving: event) }
+
+  /// Appends `event`, moving it into storage rather than copying it: the store's send path.
+  @inlinable
+  func append(moving event: consuming Event<Action>) throws {
+    try storage.withLock(moving: event) { storage, event throws(JournalError) in
       let expected = UInt64(storage.count) + 1
       guard event.sequence == expected else {
         throw JournalError.sequenceGap(expected: expected, received: event.sequence)

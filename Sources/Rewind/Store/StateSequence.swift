@@ -13,16 +13,22 @@ public struct StateSequence<State: Sendable>: AsyncSequence, Sendable {
   public typealias Element = State
   public typealias Failure = Never
 
-  let hub: StateHub<State>
+  @usableFromInline let hub: StateHub<State>
+
+  @usableFromInline
+  init(hub: StateHub<State>) { self.hub = hub }
 
   public func makeAsyncIterator() -> Iterator { Iterator(hub: hub) }
 
   /// Iterates a ``StateSequence``.
   public struct Iterator: AsyncIteratorProtocol {
-    let hub: StateHub<State>
-    var lastSequence: UInt64?
+    @usableFromInline let hub: StateHub<State>
+    @usableFromInline var lastSequence: UInt64?
+
+    init(hub: StateHub<State>) { self.hub = hub }
 
     /// The next newer state, on the caller's actor; `nil` when the sequence has ended.
+    @inlinable
     public mutating func next(isolation actor: isolated (any Actor)?) async -> State? {
       guard let snapshot = await hub.next(after: lastSequence, isolation: actor) else { return nil }
       lastSequence = snapshot.sequence
@@ -30,6 +36,7 @@ public struct StateSequence<State: Sendable>: AsyncSequence, Sendable {
     }
 
     /// The next newer state; `nil` when the sequence has ended.
+    @inlinable
     public mutating func next() async -> State? {
       await next(isolation: nil)
     }
@@ -41,5 +48,6 @@ extension Store {
   ///
   /// Each iteration is an independent subscriber. `send` pays nothing per subscriber beyond waking the
   /// ones waiting for a new state.
+  @inlinable
   public var states: StateSequence<State> { StateSequence(hub: hub) }
 }

@@ -242,19 +242,19 @@ extension Store {
 
     var recorded = pending
     recorded.payload = .command(planned.command)
-    let outcome = hub.core.withLock { core -> Outcome in
+    let outcome = hub.core.withLock { core -> Outcome? in
       let sequence = core.sequence + 1
-      let (metadata, timestamp, journalError) = record(recorded, sequence: sequence)
+      let (timestamp, journalError) = record(recorded, sequence: sequence)
       // The plan already holds any state a jump brings back, so resolving cannot fail here.
       let resolved = planned.state ?? core.state
       try? Self.apply(
         planned.command, sequence: sequence, timestamp: timestamp, state: &core.state,
         history: &core.history, resolve: { _ in resolved })
       if sequence == core.nextCheckpoint { Self.offerCheckpoint(&core, at: sequence) }
-      return publish(&core, sequence: sequence, effect: .none, metadata: metadata, journalError: journalError)
+      return publish(&core, sequence: sequence, pending: recorded, effect: .none, journalError: journalError)
     }
     if notifiesObservers { registrar.didSet(self, keyPath: \.state) }
-    finish(outcome)
+    if let outcome { finish(outcome) }
   }
 }
 

@@ -14,9 +14,22 @@ extension Store {
     -> ChangesetSequence<State, C.Element>
   where C.Element: Differentiable & Sendable {
     ChangesetSequence(
-      hub: hub, extract: { Array($0[keyPath: keyPath]) },
+      hub: hub, extract: { Self.copyOfElements($0[keyPath: keyPath]) },
       diff: { StagedChangeset(source: $0, target: $1) },
       shared: sharedDiffs.shared(for: keyPath, sectioned: false, of: C.Element.self))
+  }
+
+  /// The elements of `collection` in a buffer of their own.
+  ///
+  /// Not `Array(collection)`, which for an array or an ``IdentifiedArray`` shares the state's buffer: a
+  /// subscriber keeps its last delivery until the next one, and a shared buffer would make the store's
+  /// next mutation of the collection copy all of it, on the sender's side, after every delivery.
+  @inlinable
+  static func copyOfElements<C: Collection>(_ collection: C) -> [C.Element] {
+    var elements: [C.Element] = []
+    elements.reserveCapacity(collection.count)
+    elements.append(contentsOf: collection)
+    return elements
   }
 
   /// Diffed changes of the sectioned collection at `keyPath`: section and element deletes, inserts, moves

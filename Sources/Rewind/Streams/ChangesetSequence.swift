@@ -11,17 +11,18 @@ import RewindDiff
 public struct ChangesetSequence<State: Sendable, Element: Sendable>: AsyncSequence, Sendable {
   public typealias Failure = Never
 
-  let hub: StateHub<State>
-  let extract: @Sendable (State) -> [Element]
-  let diff: @Sendable ([Element], [Element]) -> StagedChangeset<[Element]>
-  let shared: SharedDiff<Element>
+  @usableFromInline let hub: StateHub<State>
+  @usableFromInline let extract: @Sendable (State) -> [Element]
+  @usableFromInline let diff: @Sendable ([Element], [Element]) -> StagedChangeset<[Element]>
+  @usableFromInline let shared: SharedDiff<Element>
 
   // Made by the store's inlinable `changesets(of:)`, so that `extract` and `diff` are specialized for the
   // app's element type where it subscribes: an unspecialized diff cost several times more per delivery.
   @usableFromInline
   init(
     hub: StateHub<State>, extract: @escaping @Sendable (State) -> [Element],
-    diff: @escaping @Sendable ([Element], [Element]) -> StagedChangeset<[Element]>, shared: SharedDiff<Element>
+    diff: @escaping @Sendable ([Element], [Element]) -> StagedChangeset<[Element]>,
+    shared: SharedDiff<Element>
   ) {
     (self.hub, self.extract, self.diff, self.shared) = (hub, extract, diff, shared)
   }
@@ -30,13 +31,14 @@ public struct ChangesetSequence<State: Sendable, Element: Sendable>: AsyncSequen
 
   /// Iterates a ``ChangesetSequence``.
   public struct Iterator: AsyncIteratorProtocol {
-    let sequence: ChangesetSequence
-    var delivered: (elements: [Element], sequence: UInt64)?
-    var lastSequence: UInt64?
+    @usableFromInline let sequence: ChangesetSequence
+    @usableFromInline var delivered: (elements: [Element], sequence: UInt64)?
+    @usableFromInline var lastSequence: UInt64?
 
     init(sequence: ChangesetSequence) { self.sequence = sequence }
 
     /// The next update, on the caller's actor; `nil` when the sequence has ended.
+    @inlinable
     public mutating func next(isolation actor: isolated (any Actor)?) async -> CollectionUpdate<Element>? {
       while let snapshot = await sequence.hub.next(after: lastSequence, isolation: actor) {
         lastSequence = snapshot.sequence
@@ -60,6 +62,7 @@ public struct ChangesetSequence<State: Sendable, Element: Sendable>: AsyncSequen
     }
 
     /// The next update; `nil` when the sequence has ended.
+    @inlinable
     public mutating func next() async -> CollectionUpdate<Element>? { await next(isolation: nil) }
   }
 }

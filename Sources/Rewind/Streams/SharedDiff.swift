@@ -23,6 +23,7 @@ final class SharedDiff<Element: Sendable>: Sendable {
   private let latest = Locked(Latest())
 
   /// The elements as of `sequence`, extracting them from `state` unless another subscriber already did.
+  @usableFromInline
   func elements<State>(at sequence: UInt64, from state: State, extract: (State) -> [Element]) -> [Element] {
     if let cached = latest.withLock({ $0.elements }), cached.sequence == sequence { return cached.elements }
     let elements = extract(state)
@@ -34,6 +35,7 @@ final class SharedDiff<Element: Sendable>: Sendable {
 
   /// The changes from `old` (as of `from`) to `new` (as of `to`), computing them unless another subscriber
   /// already did.
+  @usableFromInline
   func changeset(
     from: UInt64, to: UInt64, old: [Element], new: [Element],
     diff: ([Element], [Element]) -> StagedChangeset<[Element]>

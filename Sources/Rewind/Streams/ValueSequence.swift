@@ -5,8 +5,8 @@ public struct ValueSequence<State: Sendable, Value: Equatable & Sendable>: Async
   public typealias Element = Value
   public typealias Failure = Never
 
-  let hub: StateHub<State>
-  let extract: @Sendable (State) -> Value
+  @usableFromInline let hub: StateHub<State>
+  @usableFromInline let extract: @Sendable (State) -> Value
 
   @usableFromInline
   init(hub: StateHub<State>, extract: @escaping @Sendable (State) -> Value) {
@@ -17,13 +17,14 @@ public struct ValueSequence<State: Sendable, Value: Equatable & Sendable>: Async
 
   /// Iterates a ``ValueSequence``.
   public struct Iterator: AsyncIteratorProtocol {
-    let sequence: ValueSequence
-    var last: Value?
-    var lastSequence: UInt64?
+    @usableFromInline let sequence: ValueSequence
+    @usableFromInline var last: Value?
+    @usableFromInline var lastSequence: UInt64?
 
     init(sequence: ValueSequence) { self.sequence = sequence }
 
     /// The next different value, on the caller's actor; `nil` when the sequence has ended.
+    @inlinable
     public mutating func next(isolation actor: isolated (any Actor)?) async -> Value? {
       while let snapshot = await sequence.hub.next(after: lastSequence, isolation: actor) {
         lastSequence = snapshot.sequence
@@ -36,6 +37,7 @@ public struct ValueSequence<State: Sendable, Value: Equatable & Sendable>: Async
     }
 
     /// The next different value; `nil` when the sequence has ended.
+    @inlinable
     public mutating func next() async -> Value? { await next(isolation: nil) }
   }
 }

@@ -16,22 +16,33 @@ import Synchronization
 /// processed, in order, before the outer `send` returns.
 @usableFromInline
 final class DispatchGate<Pending>: @unchecked Sendable {
-  // @unchecked: `queue` and `head` are touched only by the thread that holds `mutex`.
+  // @unchecked: `queued` is touched only by the thread that holds `mutex`.
   @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
   @usableFromInline let owner = Atomic<UInt>(0)
-  @usableFromInline var queue: [Pending] = []
-  @usableFromInline var head = 0
+  /// Behind a pointer rather than in stored `var`s, which would cost a dynamic exclusivity check per access
+  /// on every send; the mutex already makes access exclusive.
+  @usableFromInline let queued: UnsafeMutablePointer<Queue>
+
+  @usableFromInline
+  struct Queue {
+    @usableFromInline var items: [Pending] = []
+    @usableFromInline var head = 0
+  }
 
   @usableFromInline
   init() {
     mutex = .allocate(capacity: 1)
     mutex.initialize(to: pthread_mutex_t())
     pthread_mutex_init(mutex, nil)
+    queued = .allocate(capacity: 1)
+    queued.initialize(to: Queue())
   }
 
   deinit {
     pthread_mutex_destroy(mutex)
     mutex.deallocate()
+    queued.deinitialize(count: 1)
+    queued.deallocate()
   }
 
   /// Whether the calling thread is inside a `send` already.
@@ -48,7 +59,7 @@ final class DispatchGate<Pending>: @unchecked Sendable {
   /// Releases the gate; the queue must be empty.
   @inlinable
   func leave() {
-    assert(head == queue.count, "DispatchGate: leaving with queued sends")
+    assert(queued.pointee.head == queued.pointee.items.count, "DispatchGate: leaving with queued sends")
     owner.store(0, ordering: .relaxed)
     pthread_mutex_unlock(mutex)
   }
@@ -56,18 +67,18 @@ final class DispatchGate<Pending>: @unchecked Sendable {
   /// Queues a send made by the owning thread. Only the owner may call this.
   @inlinable
   func enqueue(_ pending: Pending) {
-    queue.append(pending)
+    queued.pointee.items.append(pending)
   }
 
   /// The next queued send, oldest first. Only the owner may call this.
   @inlinable
   func dequeue() -> Pending? {
-    guard head < queue.count else { return nil }
-    let next = queue[head]
-    head += 1
-    if head == queue.count {
-      queue.removeAll(keepingCapacity: true)
-      head = 0
+    guard queued.pointee.head < queued.pointee.items.count else { return nil }
+    let next = queued.pointee.items[queued.pointee.head]
+    queued.pointee.head += 1
+    if queued.pointee.head == queued.pointee.items.count {
+      queued.pointee.items.removeAll(keepingCapacity: true)
+      queued.pointee.head = 0
     }
     return next
   }

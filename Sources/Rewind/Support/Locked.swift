@@ -19,10 +19,11 @@ import Synchronization
   package final class Locked<Value>: @unchecked Sendable {
     // @unchecked: `value` is only touched while `mutex` is held.
     @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    @usableFromInline var value: Value
+    @usableFromInline let value: UnsafeMutablePointer<Value>
 
     package init(_ value: Value) {
-      self.value = value
+      self.value = .allocate(capacity: 1)
+      self.value.initialize(to: value)
       mutex = .allocate(capacity: 1)
       mutex.initialize(to: pthread_mutex_t())
       pthread_mutex_init(mutex, nil)
@@ -31,6 +32,8 @@ import Synchronization
     deinit {
       pthread_mutex_destroy(mutex)
       mutex.deallocate()
+      value.deinitialize(count: 1)
+      value.deallocate()
     }
 
     /// Runs `body` with exclusive access to the value.
@@ -40,7 +43,18 @@ import Synchronization
     ) throws(Failure) -> Result {
       pthread_mutex_lock(mutex)
       defer { pthread_mutex_unlock(mutex) }
-      return try body(&value)
+      return try body(&value.pointee)
+    }
+
+    /// Runs `body` with exclusive access to the value, handing it `input` to consume (say, to append
+    /// without a copy).
+    @inlinable
+    package func withLock<Input, Result, Failure: Error>(
+      moving input: consuming Input, _ body: (inout Value, consuming Input) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+      pthread_mutex_lock(mutex)
+      defer { pthread_mutex_unlock(mutex) }
+      return try body(&value.pointee, input)
     }
   }
 #else
@@ -48,13 +62,25 @@ import Synchronization
   ///
   /// Backed by `Synchronization.Mutex`, whose uncontended path is an inline compare-and-swap. For the
   /// ThreadSanitizer run see the `REWIND_THREAD_SANITIZER` variant above.
+  ///
+  /// The value lives behind a pointer rather than in a stored `var`: the lock already makes access
+  /// exclusive, and a class's `var` would add a dynamic exclusivity check (a thread-local access set) to
+  /// every `withLock`, measured at about a sixth of a store's `send`.
   @usableFromInline
   package final class Locked<Value>: @unchecked Sendable {
     // @unchecked: `value` is only touched while `lock` is held.
     @usableFromInline let lock = Mutex<Void>(())
-    @usableFromInline nonisolated(unsafe) var value: Value
+    @usableFromInline let value: UnsafeMutablePointer<Value>
 
-    package init(_ value: Value) { self.value = value }
+    package init(_ value: Value) {
+      self.value = .allocate(capacity: 1)
+      self.value.initialize(to: value)
+    }
+
+    deinit {
+      value.deinitialize(count: 1)
+      value.deallocate()
+    }
 
     /// Runs `body` with exclusive access to the value.
     @inlinable
@@ -63,7 +89,18 @@ import Synchronization
     ) throws(Failure) -> Result {
       lock._unsafeLock()
       defer { lock._unsafeUnlock() }
-      return try body(&value)
+      return try body(&value.pointee)
+    }
+
+    /// Runs `body` with exclusive access to the value, handing it `input` to consume (say, to append
+    /// without a copy).
+    @inlinable
+    package func withLock<Input, Result, Failure: Error>(
+      moving input: consuming Input, _ body: (inout Value, consuming Input) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+      lock._unsafeLock()
+      defer { lock._unsafeUnlock() }
+      return try body(&value.pointee, input)
     }
   }
 #endif

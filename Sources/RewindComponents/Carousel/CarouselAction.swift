@@ -1,5 +1,7 @@
 /// Everything that can happen to a carousel: host input, programmatic calls and time.
-public enum CarouselAction: Equatable, Sendable {
+///
+/// `Codable`, like every component action, so a carousel's actions can be recorded in a file journal.
+public enum CarouselAction: Equatable, Sendable, Codable {
   /// Replaces the data: `count` items and `placeholders` placeholder slots, each clamped into `0...2⁴⁰`.
   case reload(count: Int, placeholders: Int = 0)
   /// Inserts an item at `index` (clamped, or wrapped, into the new range); ignored at 2⁴⁰ items.

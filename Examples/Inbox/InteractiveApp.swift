@@ -1,0 +1,123 @@
+#if canImport(Glibc)
+import Glibc
+#else
+import Darwin
+#endif
+import InboxCore
+
+/// The terminal UI: the list with its swipe buttons, the carousel and the editor, redrawn after every key
+/// and animation frame. Frames carry the real time since start, added to the log's last frame time.
+struct InteractiveApp {
+  var directory: String
+
+  func run() -> Int32 {
+    // The terminal first: without one, nothing (not even the log directory) is created.
+    do {
+      try Terminal.enterRawMode()
+    } catch {
+      printError("Inbox: \(error)")
+      return 2
+    }
+    let session: InboxSession
+    do {
+      session = try InboxSession.open(directory: directory)
+    } catch {
+      Terminal.restore()
+      printError("Inbox: \(error)")
+      return 1
+    }
+    var loop = EventLoop(session: session, directory: directory)
+    loop.run()
+    Terminal.restore()
+    do {
+      try session.close()
+    } catch {
+      printError("Inbox: the log could not be closed: \(error)")
+      return 1
+    }
+    print("Inbox: \(session.store.sequence) events in \(directory). Run again to continue where you left off.")
+    return 0
+  }
+}
+
+/// Reads keys, sends them to the session and redraws, until quit.
+struct EventLoop {
+  let session: InboxSession
+  let directory: String
+  let screen = InboxScreen(styled: true)
+  let started = ContinuousClock.now
+  let baseTime: Double
+  var running = true
+
+  init(session: InboxSession, directory: String) {
+    self.session = session
+    self.directory = directory
+    baseTime = session.state.now
+  }
+
+  mutating func run() {
+    while running {
+      draw()
+      let state = session.state
+      // Frames at about 60 Hz while something moves; twice a second while editing, for auto-save.
+      let timeout: Int32 = state.isAnimating ? 16 : state.editingID != nil ? 500 : -1
+      guard let bytes = Terminal.read(timeout: timeout) else { break }
+      for key in Key.parse(bytes) where running { handle(key) }
+      if session.state.isAnimating || session.state.editingID != nil { session.tick(now: now) }
+      _ = session.takeDiagnostics()
+    }
+  }
+
+  /// Seconds on the inbox's clock: the log's last frame time plus the real time since start.
+  var now: Double {
+    let elapsed = ContinuousClock.now - started
+    return baseTime + Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+  }
+
+  mutating func handle(_ key: Key) {
+    if session.state.editingID != nil {
+      handleEditing(key)
+      return
+    }
+    let selected = session.state.selectedID
+    switch key {
+    case .up, .character("k"): session.moveSelection(by: -1)
+    case .down, .character("j"): session.moveSelection(by: 1)
+    case .left, .character("h"): selected.map { session.swipe($0, .left) }
+    case .right, .character("l"): selected.map { session.swipe($0, .right) }
+    case .character("a"): selected.map { session.fullSwipe($0) }
+    case .character("f"): selected.map { session.tap(.flag, on: $0) }
+    case .character("d"): selected.map { session.tap(.delete, on: $0) }
+    case .character("e"), .enter: session.beginEdit()
+    case .character("["): session.scrollCarousel(by: -1)
+    case .character("]"): session.scrollCarousel(by: 1)
+    case .character("u"): session.undo()
+    case .character("r"): session.redo()
+    case .escape: session.closeSwipes()
+    case .character("q"), .interrupt, .endOfInput: running = false
+    default: break
+    }
+  }
+
+  mutating func handleEditing(_ key: Key) {
+    switch key {
+    case .enter: session.commitEdit()
+    case .escape: session.cancelEdit()
+    case .backspace: session.deleteBackward()
+    case .character(let character): session.type(String(character))
+    case .interrupt, .endOfInput:
+      session.cancelEdit()
+      running = false
+    case .up, .down, .left, .right: break
+    }
+  }
+
+  func draw() {
+    let state = session.state
+    var header = "Rewind Inbox · \(state.list.rows.count) mails · \(state.archived.count) archived · event #\(session.store.sequence)"
+    if let undo = session.store.undoStepName { header += " · undo: \(undo)" }
+    var lines = screen.lines(for: state, header: header)
+    lines.append(screen.dim("  log: \(directory)"))
+    Terminal.write("\u{1B}[H" + lines.map { $0 + "\u{1B}[K" }.joined(separator: "\r\n") + "\u{1B}[J")
+  }
+}

@@ -1,0 +1,233 @@
+import Rewind
+import RewindComponents
+
+/// The inbox reducer: runs the editable list (swipe cells and subject editors) and the carousel, and turns
+/// the components' delegate events into the app's decisions.
+///
+/// - A click on Flag, Archive or Delete (a tap, or the full-swipe expansion of Archive) becomes a
+///   `.toggleFlag`, `.archive` or `.delete` action sent as an effect, so it is an event of its own.
+/// - An auto-save of the subject being edited stores the text as the mail's `draft`.
+/// - A refused edit puts the rule's message in `notice`.
+public struct InboxFeature: Reducer, Sendable {
+  /// The longest subject, in characters.
+  public static let maxSubjectLength = 48
+  /// Seconds between auto-saves while a subject is edited.
+  public static let autoSaveInterval = 2.0
+  /// The width of a row in points; the terminal renderer scales it to columns.
+  public static let cellWidth = 320.0
+
+  /// The editable list: the rows' swipe cells and subject editors.
+  public let list: EditableList<Mail>
+  /// The attachments carousel.
+  public let carousel = CarouselReducer()
+
+  /// Creates the reducer with the inbox's buttons, validation rules and auto-save.
+  public init() {
+    // Every click closes the cell: the row is archived, deleted or flagged right after.
+    let cell = SwipeCell(tappedButton: { _ in true })
+    let editor = TextEditor(rules: [
+      .length(min: 1, message: "A subject cannot be empty"),
+      .regex("\\S", message: "A subject needs a visible character"),
+      .length(max: Self.maxSubjectLength, message: "At most \(Self.maxSubjectLength) characters"),
+    ])
+    var editing = TextEditConfiguration()
+    editing.isEditingEnabled = true
+    editing.maxTextLength = Self.maxSubjectLength
+    editing.characterCountDisplay = .both
+    editing.autoSaveInterval = Self.autoSaveInterval
+    editing.placeholderText = "Subject"
+    list = EditableList(cell: cell, editor: editor, rowTemplate: Self.rowTemplate, editConfiguration: editing)
+  }
+
+  /// The buttons of every row: Flag on the left (swipe right), Archive and Delete on the right (swipe
+  /// left); swiping left past the expansion threshold archives.
+  public static var rowTemplate: SwipeCellState {
+    var cell = SwipeCellState(
+      left: [SwipeButton(title: "Flag", width: 80, backgroundColor: "orange")],
+      right: [
+        SwipeButton(title: "Archive", width: 80, backgroundColor: "blue"),
+        SwipeButton(title: "Delete", width: 80, backgroundColor: "red"),
+      ],
+      cellWidth: cellWidth)
+    cell.rightExpansion.buttonIndex = Button.archive.index
+    cell.rightExpansion.fillOnTrigger = true
+    return cell
+  }
+
+  /// The row buttons, by side and index.
+  public enum Button: CaseIterable, Sendable {
+    /// The left button.
+    case flag
+    /// The outer right button; also the full-swipe expansion.
+    case archive
+    /// The inner right button.
+    case delete
+
+    /// The side that shows it.
+    public var side: SwipeDirection { self == .flag ? .leftToRight : .rightToLeft }
+    /// Its index on that side.
+    public var index: Int { self == .delete ? 1 : 0 }
+
+    /// The button a click names, if any.
+    public init?(_ tap: SwipeButtonTap) {
+      guard let button = Self.allCases.first(where: { $0.side == tap.direction && $0.index == tap.index }) else {
+        return nil
+      }
+      self = button
+    }
+  }
+
+  /// A carousel with nothing loaded. It does not settle on an item boundary after a layout (the scrolls it
+  /// gets already end on one), so loading it starts no animation.
+  static var emptyCarousel: CarouselState {
+    var properties = CarouselProperties()
+    properties.scrollToItemBoundary = false
+    return CarouselState(
+      itemWidth: 120, bounds: CarouselSize(width: 320, height: 120), type: .linear, properties: properties)
+  }
+
+  /// Applies `action`; see the type's documentation.
+  public func reduce(into state: inout InboxState, action: InboxAction) -> Effect<InboxAction> {
+    switch action {
+    case .list(let listAction):
+      return reduceList(&state, listAction)
+    case .carousel(let carouselAction):
+      // A scroll request starts at the carousel's latest frame: bring its clock to now first.
+      var effect = Effect<InboxAction>.none
+      if state.carousel.time < state.now, carouselAction != .tick(now: state.now) {
+        effect = carousel.reduce(into: &state.carousel, action: .tick(now: state.now)).map(InboxAction.carousel)
+      }
+      return effect.merge(with: carousel.reduce(into: &state.carousel, action: carouselAction).map(InboxAction.carousel))
+    case .select(let id):
+      guard state.list.rows[id: id] != nil else { return missing("select", id) }
+      let effect = list.reduce(into: &state.list, action: .closeAll(animated: true)).map(InboxAction.list)
+      Self.select(id, in: &state)
+      return effect
+    case .toggleFlag(let id):
+      guard let index = state.list.rows.index(id: id) else { return missing("flag", id) }
+      state.list.rows[index].item.isFlagged.toggle()
+      return .none
+    case .archive(let id):
+      guard let mail = remove(id, from: &state) else { return missing("archive", id) }
+      state.archived.append(mail)
+      state.notice = "Archived #\(mail.id) (\(mail.sender))"
+      return .none
+    case .delete(let id):
+      guard let mail = remove(id, from: &state) else { return missing("delete", id) }
+      state.notice = "Deleted #\(mail.id) (\(mail.sender))"
+      return .none
+    case .tick(let now):
+      return tick(&state, now: now)
+    case .resetToSample:
+      let now = state.now
+      state = InboxState.sample
+      state.now = now
+      return .none
+    }
+  }
+
+  /// Runs a list action, then reads the components' events from it.
+  func reduceList(_ state: inout InboxState, _ action: EditableListAction<Mail>) -> Effect<InboxAction> {
+    let effect = list.reduce(into: &state.list, action: action).map(InboxAction.list)
+    switch action {
+    case .swipe, .touchDown, .tick, .closeAll:
+      // The table's events are those of this action only when the action went to the table.
+      return effect.merge(with: clicks(in: state.list.table.events))
+    case .edit(let addressed):
+      readEditEvents(&state, id: addressed.id)
+      return effect
+    case .insert, .delete, .move, .update:
+      return effect
+    }
+  }
+
+  /// The decisions the clicks among `events` ask for, in order.
+  func clicks(in events: [SwipeRowEvent<Int>]) -> Effect<InboxAction> {
+    var effect = Effect<InboxAction>.none
+    for rowEvent in events {
+      guard case .buttonTapped(let tap) = rowEvent.event, let button = Button(tap) else { continue }
+      let decision: InboxAction =
+        switch button {
+        case .flag: .toggleFlag(id: rowEvent.id)
+        case .archive: .archive(id: rowEvent.id)
+        case .delete: .delete(id: rowEvent.id)
+        }
+      effect = effect.merge(with: .send(decision))
+    }
+    return effect
+  }
+
+  /// Keeps `editingID`, the draft and the notice in step with the editor of row `id`.
+  func readEditEvents(_ state: inout InboxState, id: Int) {
+    guard let index = state.list.rows.index(id: id) else { return }
+    let edit = state.list.rows[index].edit
+    if edit.isEditing {
+      state.editingID = id
+    } else if state.editingID == id {
+      state.editingID = nil
+    }
+    for event in edit.events {
+      switch event {
+      case .didBeginEditing:
+        state.notice = nil
+      case .didAutoSave(let text):
+        state.list.rows[index].item.draft = text
+      case .didEndEditing:
+        state.list.rows[index].item.draft = nil
+        state.notice = nil
+      case .validationFailed(let error):
+        state.notice = "Not saved: \(error.message)"
+      case .didChangeText, .willChangeHeight:
+        break
+      }
+    }
+  }
+
+  /// One display frame for everything that runs on time: swipe animations, the carousel, auto-save.
+  func tick(_ state: inout InboxState, now: Double) -> Effect<InboxAction> {
+    guard now.isFinite, now >= state.now else {
+      return .diagnostic(Diagnostic(kind: .invalidInput, message: "Inbox: tick at \(now) is before \(state.now)"))
+    }
+    state.now = now
+    var effect = reduceList(&state, .tick(now: now))
+    if state.carousel.needsTicks {
+      effect = effect.merge(with: carousel.reduce(into: &state.carousel, action: .tick(now: now)).map(InboxAction.carousel))
+    }
+    if let id = state.editingID {
+      effect = effect.merge(with: reduceList(&state, .edit(IdentifiedAction(id: id, action: .tick(now: now)))))
+    }
+    return effect
+  }
+
+  /// Removes row `id`, moving the selection to its neighbour; returns its mail.
+  func remove(_ id: Int, from state: inout InboxState) -> Mail? {
+    guard let index = state.list.rows.index(id: id), var mail = state.list.rows[id: id]?.item else { return nil }
+    _ = list.reduce(into: &state.list, action: .delete(id: id))
+    mail.draft = nil
+    if state.editingID == id { state.editingID = nil }
+    if state.selectedID == id {
+      let rows = state.list.rows
+      if rows.isEmpty {
+        state.selectedID = nil
+        state.carousel = Self.emptyCarousel
+      } else {
+        Self.select(rows[Swift.min(index, rows.count - 1)].id, in: &state)
+      }
+    }
+    return mail
+  }
+
+  /// Selects `id` and loads its attachments into the carousel, keeping the carousel's clock.
+  static func select(_ id: Int, in state: inout InboxState) {
+    state.selectedID = id
+    var carousel = emptyCarousel
+    let reducer = CarouselReducer()
+    _ = reducer.reduce(into: &carousel, action: .tick(now: state.now))
+    _ = reducer.reduce(into: &carousel, action: .reload(count: state.list.rows[id: id]?.item.attachments.count ?? 0))
+    state.carousel = carousel
+  }
+
+  func missing(_ verb: String, _ id: Int) -> Effect<InboxAction> {
+    .diagnostic(Diagnostic(kind: .elementMissing, message: "Inbox: \(verb) mail \(id), which is not in the inbox"))
+  }
+}

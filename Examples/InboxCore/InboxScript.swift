@@ -1,0 +1,174 @@
+import Foundation
+import Rewind
+import RewindLog
+
+/// The scripted session: a realistic run of the inbox that prints what happens at every layer (the
+/// events recorded, the changesets the list subscriber receives), then closes the log, reopens it and
+/// checks that replay restored the same state and that the hash chain verifies.
+///
+/// Run repeatedly in one directory, it continues the same log: it first sends `resetToSample` (an event
+/// like any other; nothing is deleted or rewritten), so every run plays the same session.
+public struct InboxScript {
+  /// The log directory.
+  public var directory: String
+  /// Where each line of output goes.
+  public var output: (String) -> Void
+
+  /// Creates a script writing to `output`.
+  public init(directory: String, output: @escaping (String) -> Void) {
+    self.directory = directory
+    self.output = output
+  }
+
+  /// What the run established.
+  public struct Outcome: Sendable, Equatable {
+    /// Whether the reopened store's state equals the state before closing.
+    public var sameState: Bool
+    /// The log's verification report.
+    public var verification: String
+  }
+
+  /// Plays the session.
+  /// - Throws: the journal's errors (a locked, corrupted or tampered log; a failed write).
+  public func run() async throws -> Outcome {
+    let session = try InboxSession.open(directory: directory)
+    let path = URL(fileURLWithPath: directory).standardizedFileURL.path
+    output("Rewind Inbox: scripted session, event log in \(path)")
+    if session.journal.lastSequence == 0 {
+      output("A new log: the inbox starts from the sample mails.")
+    } else {
+      output("The log already holds \(session.journal.lastSequence) events (replayed on open).")
+      output("Back to the sample inbox with one more event; nothing is deleted or rewritten.")
+      session.send(.resetToSample)
+      try printEvents(session.journal.events(in: session.store.sequence...session.store.sequence))
+    }
+    var subscriber = ListSubscriber(session.store)
+    _ = await subscriber.next()
+    output("")
+    show(session.state)
+    output("list subscriber ← initial: \(subscriber.rows.count) rows " + subscriber.rows.map { "#\($0.id)" }.joined(separator: " "))
+
+    try await step("Swipe row #2 to the right: its Flag button opens", session, &subscriber) { note in
+      session.swipe(2, .right)
+      session.settle()
+    }
+    try await step("Tap Flag on row #2", session, &subscriber) { note in
+      session.tap(.flag, on: 2)
+      session.settle()
+    }
+    try await step("Swipe row #3 all the way left: Archive expands and fires", session, &subscriber) { note in
+      session.fullSwipe(3)
+      session.settle()
+    }
+    try await step("Edit the subject of #1: delete it all and press Return", session, &subscriber) { note in
+      session.beginEdit()
+      session.clearText()
+      session.commitEdit()
+      note("refused, still editing: \(session.state.notice ?? "?")")
+    }
+    try await step("Type a new subject, wait for auto-save, press Return", session, &subscriber) { note in
+      session.type("Lunch on Friday at noon?")
+      let tooLong = String(repeating: "!", count: InboxFeature.maxSubjectLength)
+      session.type(tooLong)
+      let edit = session.state.list.rows[id: 1]?.edit
+      note("a \(tooLong.count)-character paste is refused by the length limit: \(edit?.characterCount?.text ?? "")")
+      session.wait(seconds: InboxFeature.autoSaveInterval + 0.5)
+      note("auto-saved draft: “\(session.state.selectedMail?.draft ?? "none")”")
+      let saved = session.commitEdit()
+      note((saved ? "saved: “\(session.state.selectedMail?.subject ?? "")”" : "not saved"))
+    }
+    try await step("Scroll the attachments carousel of #1 by one", session, &subscriber) { note in
+      session.scrollCarousel(by: 1)
+      session.settle()
+      note("carousel: \(carouselPosition(session.state))")
+    }
+    try await step("Undo (\(session.store.undoStepName ?? "nothing"))", session, &subscriber) { note in
+      session.undo()
+      note("subject: “\(session.state.selectedMail?.subject ?? "")”; carousel: \(carouselPosition(session.state))")
+      note("(an undo restores the state before the step, the later scroll included)")
+    }
+    try await step("Redo (\(session.store.redoStepName ?? "nothing"))", session, &subscriber) { note in
+      session.redo()
+      note("subject: “\(session.state.selectedMail?.subject ?? "")”")
+    }
+    try await step("Undo again (\(session.store.undoStepName ?? "nothing")), then close the store", session, &subscriber) { note in
+      session.undo()
+    }
+
+    let closed = session.state
+    let lastSequence = session.store.sequence
+    let redoName = session.store.redoStepName
+    try session.close()
+    output("")
+    output("Closed: \(lastSequence) events synced to \(path).")
+    show(closed)
+
+    let reopened = try InboxSession.open(directory: directory)
+    let same = reopened.state == closed
+    output("Reopened: replayed \(reopened.journal.recoveryReport.lastSequence) events from the log: "
+      + (same ? "same state ✓" : "DIFFERENT state ✗"))
+    output("Undo history survived: redo “\(reopened.store.redoStepName ?? "nothing")” is still available"
+      + (reopened.store.redoStepName == redoName ? "." : " (expected “\(redoName ?? "nothing")”) ✗"))
+    try reopened.close()
+
+    let report = try FileJournal<InboxAction>.verify(directory: directory)
+    output("Verified \(report.lastSequence) events in \(report.frameCount) frames, \(report.segmentCount) segment(s); "
+      + "head \(report.headChain.map { String($0.prefix(16)) + "…" } ?? "none"): chain verified ✓")
+    return Outcome(sameState: same, verification: report.description)
+  }
+
+  /// Runs `body`, then prints the events it recorded, the list updates it caused and its notes.
+  func step(
+    _ title: String, _ session: InboxSession, _ subscriber: inout ListSubscriber,
+    _ body: (_ note: (String) -> Void) throws -> Void
+  ) async throws {
+    output("")
+    output("▸ \(title)")
+    let first = session.store.sequence + 1
+    var notes: [String] = []
+    try body { notes.append($0) }
+    for diagnostic in session.takeDiagnostics() { output("  diagnostic: \(diagnostic)") }
+    if session.store.sequence >= first {
+      try printEvents(session.journal.events(in: first...session.store.sequence))
+    }
+    while subscriber.hasUpdate(for: session.state.list.rows) {
+      let previous = subscriber.rows
+      guard let update = await subscriber.next() else { break }
+      output("  list subscriber ← " + update.summary(previous: previous))
+    }
+    for note in notes { output("  → " + note) }
+  }
+
+  /// Prints events one per line, folding each run of display frames into one line.
+  func printEvents(_ events: [Event<InboxAction>]) {
+    var ticks: [Event<InboxAction>] = []
+    func flush() {
+      guard let first = ticks.first, let last = ticks.last else { return }
+      let range = first.sequence == last.sequence ? "#\(first.sequence)" : "#\(first.sequence)…#\(last.sequence)"
+      let frames = ticks.count == 1 ? "1 display frame" : "\(ticks.count) display frames"
+      output("  \(range) [system] \(frames) (tick)")
+      ticks.removeAll()
+    }
+    for event in events {
+      if case .action(let action) = event.payload, action.isTick {
+        ticks.append(event)
+      } else {
+        flush()
+        output("  " + event.summary)
+      }
+    }
+    flush()
+  }
+
+  func show(_ state: InboxState) {
+    for line in InboxScreen(styled: false).lines(for: state, header: "Inbox").dropLast(2) where !line.isEmpty {
+      output("  " + line)
+    }
+  }
+
+  func carouselPosition(_ state: InboxState) -> String {
+    guard let mail = state.selectedMail, !mail.attachments.isEmpty else { return "no attachments" }
+    let index = state.carousel.currentItemIndex
+    return "item \(index + 1) of \(mail.attachments.count) (\(mail.attachments[index].name))"
+  }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+
+/// The README's main command as a test: the real `Inbox` executable, its output checked line by line.
+@Suite struct InboxScriptTests {
+  /// Runs `Inbox` with `arguments`, standard output a pipe (so the scripted mode is the default); kills it
+  /// after `timeout` seconds.
+  func runInbox(_ arguments: [String], timeout: Double = 120) throws -> (status: Int32, output: String, timedOut: Bool) {
+    let executable = try #require(inboxExecutable(), "the Inbox executable is not built; run `swift build` first")
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = output
+    process.standardInput = FileHandle.nullDevice
+    try process.run()
+    let watchdog = Watchdog(pid: process.processIdentifier, after: timeout)
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: data, as: UTF8.self), watchdog.finish())
+  }
+
+  @Test func scriptedRunShowsEventsChangesetsUndoReplayAndVerification() throws {
+    let directory = TemporaryDirectory("script")
+    let run = try runInbox(["--directory", directory.path])
+    #expect(!run.timedOut, "Inbox did not finish within the time limit; output so far:\n\(run.output)")
+    #expect(run.status == 0, "Inbox exited with \(run.status):\n\(run.output)")
+    let lines = run.output.split(separator: "\n").map(String.init)
+    func expectLine(_ fragment: String, _ comment: String) {
+      #expect(lines.contains { $0.contains(fragment) }, "\(comment): no line contains “\(fragment)”:\n\(run.output)")
+    }
+    expectLine("A new log", "a fresh directory starts a new log")
+    expectLine("list subscriber ← initial: 4 rows #1 #2 #3 #4", "the subscriber's first delivery")
+    // Events, with their source.
+    expectLine("[user you] swipe #2 panBegan", "the swipe gesture is recorded")
+    expectLine("[user you] swipe #2 tap flag", "the tap on Flag")
+    expectLine("] toggle flag of #2", "the flag decision")
+    expectLine("[effect of #", "decisions are sent by effects, naming their cause")
+    expectLine("] archive #3", "the full swipe archives")
+    expectLine("[system]", "display frames come from the system")
+    expectLine("begin transaction “Edit Subject”", "an edit is a transaction")
+    expectLine("Not saved: A subject cannot be empty", "the empty subject is refused")
+    expectLine("auto-saved draft: “Lunch on Friday at noon?”", "auto-save")
+    expectLine("saved: “Lunch on Friday at noon?”", "the valid edit is saved")
+    expectLine("carousel: item 2 of 2 (map.png)", "the carousel scrolled")
+    // Changesets, as the list subscriber receives them.
+    expectLine("updated #2 (⚑ “Compiler review”)", "the flag reaches the subscriber as an update")
+    expectLine(": deleted #3", "the archive reaches the subscriber as a deletion")
+    expectLine("updated #1 (“Lunch on Friday at noon?”)", "the edit reaches the subscriber")
+    // Undo and redo.
+    expectLine("▸ Undo (Edit Subject)", "undo names its step")
+    expectLine("undo: back to the state as of #", "the undo is an event")
+    expectLine("redo: forward to the state as of #", "the redo is an event")
+    expectLine("updated #1 (“Lunch on Friday?”)", "undo reaches the subscriber")
+    // Replay and verification.
+    #expect(lines.contains { $0.hasPrefix("Reopened: replayed") && $0.hasSuffix("same state ✓") }, "\(run.output)")
+    #expect(lines.contains { $0.hasPrefix("Verified") && $0.hasSuffix("chain verified ✓") }, "\(run.output)")
+    expectLine("redo “Edit Subject” is still available.", "the undo history survives reopening")
+    #expect(!run.output.contains("✗"), "\(run.output)")
+    #expect(!run.output.contains("diagnostic:"), "\(run.output)")
+  }
+
+  @Test func repeatedRunsContinueTheSameLog() throws {
+    let directory = TemporaryDirectory("repeat")
+    let first = try runInbox(["--script", "--directory", directory.path])
+    #expect(first.status == 0 && !first.timedOut, "\(first.output)")
+    let second = try runInbox(["--script", "--directory", directory.path])
+    #expect(second.status == 0 && !second.timedOut, "\(second.output)")
+    let firstCount = try #require(verifiedEventCount(first.output), "\(first.output)")
+    let secondCount = try #require(verifiedEventCount(second.output), "\(second.output)")
+    #expect(second.output.contains("The log already holds \(firstCount) events"), "\(second.output)")
+    #expect(second.output.contains("reset to the sample inbox"), "\(second.output)")
+    // The second run appends a reset and the same session: nothing was rewritten.
+    #expect(secondCount > firstCount)
+    #expect(second.output.contains("same state ✓") && second.output.contains("chain verified ✓"), "\(second.output)")
+  }
+
+  @Test func unknownArgumentsAreRefusedWithTheUsage() throws {
+    let run = try runInbox(["--frobnicate"])
+    #expect(run.status == 2)
+    #expect(run.output.contains("unknown argument --frobnicate") && run.output.contains("usage:"), "\(run.output)")
+  }
+
+  @Test func theInteractiveModeWithoutATerminalIsRefusedAndCreatesNothing() throws {
+    let directory = TemporaryDirectory("no-terminal")
+    let run = try runInbox(["--interactive", "--directory", directory.path])
+    #expect(run.status == 2)
+    #expect(run.output.contains("needs a terminal"), "\(run.output)")
+    #expect(!FileManager.default.fileExists(atPath: directory.path))
+  }
+
+  func verifiedEventCount(_ output: String) -> Int? {
+    guard let line = output.split(separator: "\n").first(where: { $0.hasPrefix("Verified ") }) else { return nil }
+    return Int(line.split(separator: " ")[1])
+  }
+}
