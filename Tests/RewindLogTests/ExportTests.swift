@@ -12,11 +12,16 @@ enum Reading: Codable, Sendable {
 
 @Suite struct ExportTests {
   /// A log of `count` events (actors, effects, correlation ids from the fixture) plus two history commands.
-  func makeLog(count: UInt64, codec: EventCodec = .binary, segmentSize: Int = 4096) throws -> FaultyFileSystem {
+  func makeLog(
+    count: UInt64, codec: EventCodec = .binary, segmentSize: Int = 4096, framePerEvent: Bool = false
+  ) throws -> FaultyFileSystem {
     let fileSystem = FaultyFileSystem(seed: 0)
     let journal = try FileJournal<Note>(
       directory: "/log", options: FileJournalOptions(segmentSize: segmentSize, codec: codec), fileSystem: fileSystem)
-    for sequence in 1...count { try journal.append(event(sequence)) }
+    for sequence in 1...count {
+      try journal.append(event(sequence))
+      if framePerEvent { try journal.flush() }
+    }
     let metadata = EventMetadata(actor: nil, source: .system, correlationID: CorrelationID(rawValue: count + 1))
     try journal.append(
       Event(sequence: count + 1, timestamp: Date(timeIntervalSince1970: 1_800_000_000.25), metadata: metadata, payload: .command(.undo(to: 2))))
@@ -163,7 +168,7 @@ enum Reading: Codable, Sendable {
   }
 
   @Test func aTamperedLogStopsTheExportWithAnErrorAfterAVerifiedPrefix() throws {
-    let fileSystem = try makeLog(count: 40)
+    let fileSystem = try makeLog(count: 40, framePerEvent: true)
     let name = try #require(try fileSystem.contents(of: "/log").filter { $0.hasPrefix("segment-") }.sorted().last)
     let file = try fileSystem.open("/log/" + name, create: false)
     var bytes = try file.read(at: 0, count: Int(try file.size()))
@@ -225,4 +230,45 @@ enum Reading: Codable, Sendable {
       #expect(throws: BinaryCodecError.self, "\(bad)") { try BinaryValue.parseJSON(Array(bad.utf8)) }
     }
   }
+
+  @Test func eventsAreReadWithTheirEnvelopeWithoutTheAppsTypes() throws {
+    let fileSystem = try makeLog(count: 9, codec: .json)
+    var seen: [(InspectedEvent, EventLocation)] = []
+    try LogAudit.forEachEvent(directory: "/log", range: 3...10, fileSystem: fileSystem) { event, location in
+      seen.append((event, location))
+      return event.sequence < 10
+    }
+    #expect(seen.map(\.0.sequence) == Array(3...10))
+    for (event, location) in seen where event.sequence <= 9 {
+      let original = RewindLogTests.event(event.sequence)
+      #expect(event.timestamp == original.timestamp && event.actor == original.metadata.actor)
+      #expect(event.correlationID == original.metadata.correlationID.rawValue)
+      #expect(event.origin == (original.metadata.source.isEffect ? "effect" : "user"))
+      #expect(event.cause == { if case .effect(let cause) = original.metadata.source { cause } else { nil } }())
+      #expect(event.action != nil && event.command == nil && event.codec == .json)
+      #expect(location.sequence == event.sequence && location.segment.hasPrefix("segment-"))
+    }
+    #expect(seen.last?.0.command?["undo"] != nil && seen.last?.0.origin == "system")
+    var count = 0
+    try LogAudit.forEachEvent(directory: "/log", fileSystem: fileSystem) { _, _ in
+      count += 1
+      return count < 4
+    }
+    #expect(count == 4)
+  }
+
+  @Test func exportWritesToAnOutputStream() throws {
+    let directory = TemporaryDirectory()
+    let journal = try FileJournal<Note>(directory: directory.path)
+    for sequence in 1...5 as ClosedRange<UInt64> { try journal.append(event(sequence)) }
+    try journal.close()
+    let stream = OutputStream.toMemory()
+    stream.open()
+    let summary = try LogAudit.export(directory: directory.path, to: stream, options: ExportOptions(format: .cloudEventsBatch))
+    stream.close()
+    let data = try #require(stream.property(forKey: .dataWrittenToMemoryStreamKey) as? Data)
+    #expect(data.count == Int(summary.bytesWritten))
+    #expect((try JSONSerialization.jsonObject(with: data) as? [Any])?.count == 5)
+  }
 }
+

@@ -201,4 +201,57 @@ import Testing
     #expect(report.bytesVerified == last.bytesTotal)
     #expect(zip(updates, updates.dropFirst()).allSatisfy { $0.bytesDone <= $1.bytesDone })
   }
+
+  @Test func storeOpenTakesTheKeyThroughItsOptions() throws {
+    let directory = TemporaryDirectory()
+    let options = FileJournalOptions(chainKey: Self.key)
+    let store = try Store.open(directory: directory.path, initialState: Notes.State(), reducer: Notes(), options: options)
+    store.send(.add("milk"))
+    store.send(.add("eggs"))
+    try (store.journal as? FileJournal<Note>)?.close()
+    let reopened = try Store.open(directory: directory.path, initialState: Notes.State(), reducer: Notes(), options: options)
+    #expect(reopened.state.items == ["milk", "eggs"])
+    try (reopened.journal as? FileJournal<Note>)?.close()
+    #expect(throws: FileJournalError.keyRequired(segment: SegmentHeader.fileName(firstSequence: 1))) {
+      try Store.open(directory: directory.path, initialState: Notes.State(), reducer: Notes())
+    }
+    #expect(try LogAudit.verify(directory: directory.path, key: Self.key).lastSequence == 2)
+  }
+
+  /// The strongest rewrite without the key: turn the keyed log into an unkeyed one (version-1 headers) and
+  /// recompute every chain value and checksum with SHA-256. It is a valid unkeyed log, so only a reader
+  /// that expects the key can tell: it gets `notKeyed`, never a clean report.
+  @Test func strippingTheKeyingIsRefusedByAReaderThatHasTheKey() throws {
+    let fileSystem = try makeLog(count: 60, key: Self.key)
+    let names = try segments(fileSystem)
+    #expect(names.count > 1)
+    var chain: SHA256.Digest?
+    for name in names {
+      let file = try fileSystem.open("/log/" + name, create: false)
+      let bytes = try file.read(at: 0, count: Int(try file.size()))
+      let header = try SegmentHeader.parse(bytes).get()
+      let start = chain ?? SegmentHeader.genesisChain(logID: header.logID)
+      var out = SegmentHeader(logID: header.logID, firstSequence: header.firstSequence, previousChain: start).encoded
+      var running = start
+      var offset = SegmentHeader.keyedSize
+      while case .frame(let frame) = Frame.parse(bytes, at: offset) {
+        var rebuilt = Array(bytes[offset..<(offset + frame.totalSize)])
+        running = Frame.chainValue(previous: running, hashed: rebuilt[4..<(rebuilt.count - 32)])
+        rebuilt.replaceSubrange((rebuilt.count - 32)..., with: running.bytes)
+        let crc = CRC32C.mask(CRC32C.checksum(rebuilt[4...]))
+        withUnsafeBytes(of: crc.littleEndian) { rebuilt.replaceSubrange(0..<4, with: $0) }
+        out += rebuilt
+        offset += frame.totalSize
+      }
+      chain = running
+      try file.truncate(to: 0)
+      try file.write(out, at: 0)
+    }
+    #expect(try LogAudit.verify(directory: "/log", fileSystem: fileSystem).isIntact, "a valid unkeyed log")
+    #expect(throws: FileJournalError.notKeyed(segment: names[0])) {
+      try LogAudit.verify(directory: "/log", key: Self.key, fileSystem: fileSystem)
+    }
+    #expect(throws: FileJournalError.notKeyed(segment: names[0])) { try open(fileSystem, key: Self.key) }
+  }
 }
+

@@ -259,4 +259,29 @@ import Testing
     }
     #expect(throws: FileJournalError.self) { try LogAudit.verify(directory: directory.path + "/missing") }
   }
+
+  /// A writer appends (and rolls segments) on another thread while the log is verified again and again:
+  /// every report is free of problems; an incomplete frame being written shows as a torn tail only.
+  @Test func verifiesWhileAnotherThreadAppends() async throws {
+    let directory = TemporaryDirectory()
+    let path = directory.path
+    let journal = try FileJournal<Note>(directory: path, options: FileJournalOptions(durability: .none, segmentSize: 1024))
+    let writer = Task.detached {
+      for sequence in 1...400 as ClosedRange<UInt64> {
+        try journal.append(event(sequence))
+        if sequence % 20 == 0 { try journal.waitUntilHandedToOS() }
+      }
+      try journal.close()
+    }
+    var verified = 0
+    var reports: [AuditReport] = []
+    repeat {
+      reports.append(try LogAudit.verify(directory: path))
+      verified += 1
+    } while !(reports.last?.lastSequence == 400) && verified < 10_000
+    try await writer.value
+    for report in reports { #expect(report.isIntact, "\(report)") }
+    #expect(try LogAudit.verify(directory: path).lastSequence == 400)
+  }
 }
+

@@ -35,6 +35,27 @@ extension LogAudit {
     }
   }
 
+  /// Streams the events of the log in `directory` to an open `output` stream; see
+  /// ``export(directory:options:progress:write:)``.
+  /// - Throws: the stream's error when a write fails, and the errors of the log.
+  public static func export(
+    directory: String, to output: OutputStream, options: ExportOptions = ExportOptions(),
+    progress: ((AuditProgress) -> Void)? = nil
+  ) throws -> ExportSummary {
+    try export(directory: directory, options: options, progress: progress) { chunk in
+      var done = 0
+      while done < chunk.count {
+        let written = chunk[done...].withUnsafeBufferPointer { buffer in
+          buffer.baseAddress.map { output.write($0, maxLength: buffer.count) } ?? 0
+        }
+        guard written > 0 else {
+          throw output.streamError ?? CocoaError(.fileWriteUnknown)
+        }
+        done += written
+      }
+    }
+  }
+
   package static func export(
     directory: String, options: ExportOptions, progress: ((AuditProgress) -> Void)?, fileSystem: any LogFileSystem,
     write: ([UInt8]) throws -> Void

@@ -75,7 +75,9 @@ public struct ChainKey: Sendable, Hashable, CustomStringConvertible, CustomDebug
     authenticate(ArraySlice("rewind-key-check".utf8), logID[...])
   }
 
+  /// Whether two keys have the same bytes.
   public static func == (lhs: ChainKey, rhs: ChainKey) -> Bool { lhs.bytes == rhs.bytes }
+  /// Hashes the key's bytes.
   public func hash(into hasher: inout Hasher) { hasher.combine(bytes) }
 
   /// "ChainKey(32 bytes)": never the bytes.

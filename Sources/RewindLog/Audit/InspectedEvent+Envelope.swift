@@ -1,0 +1,87 @@
+import Foundation
+
+/// The envelope of an event read without the app's types, for tools (listing, filtering, a timeline).
+extension InspectedEvent {
+  /// When the store accepted the event.
+  public var timestamp: Date? {
+    payload["timestamp"]?.number.map { Date(timeIntervalSinceReferenceDate: $0) }
+  }
+
+  /// The actor recorded in the metadata, if any.
+  public var actor: String? {
+    if case .string(let actor)? = payload[path: "metadata", "actor"] { return actor }
+    return nil
+  }
+
+  /// Who sent it: `"user"`, `"effect"` or `"system"`.
+  public var origin: String? {
+    guard case .keyed(let fields)? = payload[path: "metadata", "source"] else { return nil }
+    return fields.first?.key
+  }
+
+  /// For an event sent by an effect, the sequence number of the event that caused it.
+  public var cause: UInt64? { payload[path: "metadata", "source", "effect", "cause"]?.unsigned }
+
+  /// The correlation id.
+  public var correlationID: UInt64? { payload[path: "metadata", "correlationID"]?.unsigned }
+
+  /// The app's action as a tree (as its `Codable` conformance encoded it); `nil` for a history command.
+  public var action: BinaryValue? { payload[path: "payload", "action", "_0"] }
+
+  /// The history command (undo, redo, restore, transaction bounds) as a tree; `nil` for an action.
+  public var command: BinaryValue? { payload[path: "payload", "command", "_0"] }
+}
+
+extension LogAudit {
+  /// Calls `body` with each event of the log in `directory` (within `range`), read without the app's
+  /// types, in order, with where it is.
+  ///
+  /// Read-only and lock-free like ``verify(directory:key:anchor:progress:)``; frames are checksummed and
+  /// chain-verified as they are read, and one segment at a time is held in memory. Stops early when `body`
+  /// returns false.
+  /// - Throws: ``FileJournalError`` when the log cannot be read, does not fit `key`, or is damaged or
+  ///   tampered (the events before it were already delivered), and what `body` throws.
+  public static func forEachEvent(
+    directory: String, key: ChainKey? = nil, range: ClosedRange<UInt64>? = nil,
+    _ body: (InspectedEvent, EventLocation) throws -> Bool
+  ) throws {
+    try forEachEvent(directory: directory, key: key, range: range, fileSystem: POSIXFileSystem(), body)
+  }
+
+  package static func forEachEvent(
+    directory: String, key: ChainKey? = nil, range: ClosedRange<UInt64>? = nil, fileSystem: any LogFileSystem,
+    _ body: (InspectedEvent, EventLocation) throws -> Bool
+  ) throws {
+    let scanner = LogScanner(fileSystem: fileSystem, directory: directory, key: key)
+    var failure: (any Error)?
+    let scan = Result { () throws(FileJournalError) in
+      try scanner.scan { visit in
+        for (position, recordRange) in visit.frame.records.enumerated() {
+          let sequence = visit.frame.firstSequence + UInt64(position)
+          if let range {
+            if sequence < range.lowerBound { continue }
+            if sequence > range.upperBound { return false }
+          }
+          let location = EventLocation(sequence: sequence, segment: visit.segment, offset: UInt64(visit.frame.offset))
+          do {
+            let event: InspectedEvent
+            do {
+              event = try InspectedEvent(sequence: sequence, record: try EventRecord.parse(visit.bytes, recordRange))
+            } catch let error as BinaryCodecError {
+              throw FileJournalError.corrupted(
+                segment: visit.segment, offset: location.offset, lastGoodSequence: sequence - 1,
+                reason: "event \(sequence) does not decode: \(error)")
+            }
+            guard try body(event, location) else { return false }
+          } catch {
+            failure = error
+            return false
+          }
+        }
+        return true
+      }
+    }
+    if let failure { throw failure }
+    if case .failure(let damage) = scan { throw damage }
+  }
+}
