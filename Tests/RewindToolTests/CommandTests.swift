@@ -241,6 +241,15 @@ import Testing
     #expect((json["payload"] as? [String: Any])?["add"] as? String == "note 2")
   }
 
+  @Test func jsonCodedSnapshotsShowTheirState() throws {
+    let directory = TemporaryDirectory()
+    let fixture = try writeFixtureLog(directory.path, count: 20, snapshotEvery: 10, codec: .json)
+    let state = runTool(["snapshots", directory.path, "--state", "20"])
+    #expect(state.status == 0, "\(state.errors)")
+    #expect(state.output.contains("removals: \(fixture.states[20].removals)"))
+    for item in fixture.states[20].items { #expect(state.output.contains("\"\(item)\"")) }
+  }
+
   @Test func anEmptyLogIsDescribedNotRefused() throws {
     let directory = TemporaryDirectory()
     try writeFixtureLog(directory.path, count: 0, snapshotEvery: nil)

@@ -153,7 +153,8 @@ public struct LogReader: Sendable {
       case .failure(let reason): summary.problem = reason
       case .success(let snapshot):
         summary.codec = snapshot.codec
-        if snapshot.codec == .binary { summary.state = try? BinaryValue.decode(snapshot.state) }
+        summary.state =
+          snapshot.codec == .binary ? try? BinaryValue.decode(snapshot.state) : try? BinaryValue.parseJSON(snapshot.state)
         if snapshot.sequence != sequence || snapshot.logID != scanned.logID {
           summary.problem = .mismatch("another log or a renamed file")
         } else if chainValue(containing: sequence) != snapshot.chain {

@@ -10,6 +10,6 @@ public struct SnapshotSummary: Sendable, Hashable {
   public var codec: EventCodec?
   /// Why the journal would pass it over; `nil` when it matches the log.
   public var problem: SnapshotRejection.Reason?
-  /// The state as a tree, when it parsed and was written with the binary codec.
+  /// The state as a tree, when the file parsed (JSON-coded states are parsed into the same tree).
   public var state: BinaryValue?
 }
