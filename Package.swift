@@ -11,6 +11,7 @@ let package = Package(
     .library(name: "RewindLog", targets: ["RewindLog"]),
     .library(name: "RewindComponents", targets: ["RewindComponents"]),
     .library(name: "RewindTesting", targets: ["RewindTesting"]),
+    .library(name: "RewindTool", targets: ["RewindTool"]),
     .executable(name: "rewind", targets: ["rewind"]),
     .executable(name: "rewind-bench", targets: ["rewind-bench"]),
     .executable(name: "Mailbox", targets: ["Mailbox"]),
@@ -22,7 +23,8 @@ let package = Package(
     .target(name: "RewindLog", dependencies: ["Rewind"]),
     .target(name: "RewindComponents", dependencies: ["Rewind", "RewindDiff"]),
     .target(name: "RewindTesting", dependencies: ["Rewind"]),
-    .executableTarget(name: "rewind", dependencies: ["RewindLog"]),
+    .target(name: "RewindTool", dependencies: ["Rewind", "RewindLog"]),
+    .executableTarget(name: "rewind", dependencies: ["RewindTool"]),
     .executableTarget(
       name: "rewind-bench",
       dependencies: ["Rewind", "RewindDiff", "RewindLog", "RewindComponents", "RewindTesting"],
@@ -48,6 +50,9 @@ let package = Package(
     .testTarget(
       // Runs the built Inbox executable (scripted, and through a pseudo-terminal): depending on it builds it.
       name: "InboxTests", dependencies: ["InboxCore", "Inbox", "Rewind", "RewindComponents", "RewindLog"]),
+    .testTarget(
+      // Runs the real `rewind` executable: depending on it makes `swift test` build it.
+      name: "RewindToolTests", dependencies: ["RewindTool", "RewindLog", "Rewind", "RewindTesting", "rewind"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -21,6 +21,10 @@ swift run Mailbox > .build-mailbox.log
 tail -n 1 .build-mailbox.log
 grep -q "same state ✓" .build-mailbox.log
 
+step "headless browser for the timeline test (Chromium from the system's packages)"
+bash Scripts/install-browser.sh
+export REWIND_REQUIRE_BROWSER=1  # the browser test fails, rather than skips, without Chromium
+
 # A hung test must fail the run quickly rather than use up CI's time: each test run gets a generous limit.
 step "README: run the tests"
 timeout 1800 swift test

@@ -1,0 +1,13 @@
+/// The exit statuses scripts can rely on (the last three follow BSD's `sysexits.h`).
+public enum ExitStatus: Int32, Sendable, CaseIterable {
+  /// Success.
+  case ok = 0
+  /// Verification failed or the log is damaged or tampered with.
+  case failure = 1
+  /// The command line is wrong (`EX_USAGE`).
+  case usage = 64
+  /// The log directory, a file or an event named does not exist (`EX_NOINPUT`).
+  case noInput = 66
+  /// A file could not be read or written (`EX_IOERR`).
+  case ioError = 74
+}

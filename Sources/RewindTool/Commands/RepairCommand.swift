@@ -1,0 +1,76 @@
+import Foundation
+import RewindLog
+
+/// `rewind repair DIR [--yes]`: says what repair would set aside; with `--yes`, does it.
+enum RepairCommand {
+  static let command = ToolCommand(
+    CommandSpec(
+      name: "repair", summary: "Keep the valid prefix of a damaged log and move the rest into quarantine/",
+      positionals: [.init("DIR", help: "the log directory")],
+      options: [KeyFile.option, .flag("yes", short: "y", help: "really repair (without it, only say what would be moved aside)")],
+      discussion: """
+        Without --yes nothing is changed: the command prints what it would keep and move aside, and exits
+        with 1 when the log needs repair. Nothing is ever deleted: bytes after the first damage are copied
+        to quarantine/ before the segment is truncated, and later segments are moved there whole.
+        example: rewind repair ./log && rewind repair ./log --yes
+        """),
+    run: run)
+
+  static func run(_ invocation: Invocation) throws -> ExitStatus {
+    let directory = invocation.directory
+    try LogInput.requireLogDirectory(directory)
+    let key = try KeyFile.key(invocation.arguments)
+    let plan = try plan(directory, key: key)
+    let out = invocation.output
+    guard let plan else {
+      out.line("nothing to repair in \(directory): the log is intact")
+      return .ok
+    }
+    guard invocation.arguments.flag("yes") else {
+      out.line("\(directory) needs repair: \(plan.reason)")
+      out.line("would keep events 1...\(plan.lastGood) and move into \(directory)/quarantine/:")
+      for item in plan.moved { out.line("  \(item)") }
+      out.line("nothing changed; run again with --yes to repair")
+      return .failure
+    }
+    let report: RepairReport
+    // repair is static and reads no events: any action type will do.
+    do { report = try FileJournal<Int>.repair(directory: directory, key: key) } catch { throw ToolError.reading(directory, error) }
+    out.line("repaired \(directory): kept events 1...\(report.lastSequence)")
+    for path in report.quarantined { out.line("  set aside \(path)") }
+    return .ok
+  }
+
+  struct Plan {
+    var reason: String
+    var lastGood: UInt64
+    var moved: [String]
+  }
+
+  /// What repair would do, found by scanning; `nil` when the log is intact.
+  static func plan(_ directory: String, key: ChainKey?) throws -> Plan? {
+    let segments = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
+      .filter { $0.hasPrefix("segment-") && $0.hasSuffix(".log") }.sorted()
+    let damage: (segment: String, offset: UInt64, lastGood: UInt64, reason: String)
+    do {
+      let reader = try LogReader(directory: directory, key: key)
+      guard let torn = reader.summary.tornTail else { return nil }
+      damage = (torn.segment, torn.wholeSegment ? 0 : torn.offset, reader.summary.lastSequence, torn.description)
+    } catch {
+      switch error {
+      case .corrupted(let segment, let offset, let last, _), .tampered(let segment, let offset, let last):
+        damage = (segment, offset, last, error.description)
+      default: throw error
+      }
+    }
+    var moved: [String] = []
+    let size = (try? FileManager.default.attributesOfItem(atPath: directory + "/" + damage.segment)[.size] as? UInt64) ?? nil
+    if damage.offset == 0 {
+      moved.append("\(damage.segment) (whole segment)")
+    } else {
+      moved.append("\(damage.segment) from byte \(damage.offset)" + (size.map { " (\($0 - min($0, damage.offset)) bytes)" } ?? ""))
+    }
+    moved += segments.filter { $0 > damage.segment }.map { "\($0) (whole segment)" }
+    return Plan(reason: damage.reason, lastGood: damage.lastGood, moved: moved)
+  }
+}

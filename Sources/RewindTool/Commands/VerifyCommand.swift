@@ -1,0 +1,87 @@
+import Foundation
+import RewindLog
+
+/// `rewind verify DIR`: checks every frame, the chain and every record; optionally against an anchor.
+enum VerifyCommand {
+  static let command = ToolCommand(
+    CommandSpec(
+      name: "verify", summary: "Check every frame, the hash chain and every event; exit 1 if damaged",
+      positionals: [.init("DIR", help: "the log directory")],
+      options: [
+        .value("anchor", "SEQ:HEX", help: "a head (sequence number and chain value) stored elsewhere earlier"),
+        KeyFile.option,
+        .flag("json", help: "print one JSON object"),
+      ],
+      discussion: """
+        Reports the first event at which the log was modified, deleted from, reordered, inserted into or
+        damaged. Cutting off a log's tail leaves a valid shorter chain: to detect that, keep the head this
+        command prints ("head: SEQ:HEX") somewhere else and pass it back later with --anchor.
+        A keyed log needs its key (--key-file); a chain recomputed without the key fails.
+        exit status: 0 verified; 1 damaged, tampered, truncated, not matching the anchor or the key.
+        example: rewind verify ./log --anchor 120:3f9a...c1 --key-file log.key
+        """),
+    run: run)
+
+  static func run(_ invocation: Invocation) throws -> ExitStatus {
+    let directory = invocation.directory
+    let anchor = try invocation.arguments.value("anchor").map { text throws(UsageError) -> LogAnchor in
+      guard let anchor = LogAnchor(text) else {
+        throw UsageError("--anchor expects SEQ:HEX (a sequence number and a 64-digit chain value), not '\(text)'")
+      }
+      return anchor
+    }
+    let key = try KeyFile.key(invocation.arguments)
+    try LogInput.requireLogDirectory(directory)
+    let progress = invocation.progress("verify", total: 0)
+    var report: AuditReport?
+    var refusal: String?
+    do {
+      report = try LogAudit.verify(directory: directory, key: key, anchor: anchor) { step in
+        progress.update(step.bytesDone, of: step.bytesTotal)
+      }
+    } catch {
+      switch error {
+      case .wrongKey, .notKeyed: refusal = error.description
+      default: throw ToolError.reading(directory, error)
+      }
+    }
+    progress.finish()
+    let ok = refusal == nil && report?.isIntact == true
+    if invocation.arguments.flag("json") {
+      var fields: [(String, JSONValue)] = [("directory", .string(directory)), ("ok", .bool(ok))]
+      if let report {
+        fields += [
+          ("keyed", .bool(report.isKeyed)), ("lastSequence", .int(report.lastSequence)),
+          ("frames", .int(report.frameCount)), ("segments", .int(report.segmentCount)),
+          ("bytes", .int(report.bytesVerified)), ("head", report.head.map { .string($0.description) } ?? .null),
+          ("anchor", report.anchor.map { .string($0.description) } ?? .null),
+          ("tornTail", report.tornTail.map { .string($0.description) } ?? .null),
+        ]
+      }
+      let problem = report?.firstProblem
+      fields += [
+        ("firstBadSequence", problem.map { .int($0.sequence) } ?? .null),
+        ("problem", problem.map { .string($0.kind.rawValue) } ?? (refusal != nil ? .string("key") : .null)),
+        ("detail", problem.map { .string($0.description) } ?? refusal.map(JSONValue.string) ?? .null),
+      ]
+      invocation.output.line(JSONValue.object(fields).serialized(pretty: true))
+      return ok ? .ok : .failure
+    }
+    let out = invocation.output
+    if let refusal {
+      out.line("FAILED \(directory): \(refusal)")
+    } else if let report, let problem = report.firstProblem {
+      out.line("FAILED \(directory): \(problem.kind.rawValue) at event \(problem.sequence)")
+      out.line("  \(problem.description)")
+      out.line("  events 1...\(report.lastSequence) verified before it")
+    } else if let report {
+      out.line(
+        "verified \(directory): \(report.lastSequence) events in \(report.frameCount) frames, "
+          + "\(report.segmentCount) segment(s), \(report.isKeyed ? "keyed (HMAC-SHA-256)" : "SHA-256") chain")
+      if let anchor = report.anchor { out.line("matches the anchor at event \(anchor.sequence)") }
+      if let head = report.head { out.line("head: \(head)") }
+      if let torn = report.tornTail { out.line("torn tail (an interrupted write, not damage): \(torn)") }
+    }
+    return ok ? .ok : .failure
+  }
+}

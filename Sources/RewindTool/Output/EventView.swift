@@ -1,0 +1,112 @@
+import Foundation
+import RewindLog
+
+/// An event as the tool shows it: the envelope fields pulled out of the recorded tree, and the action
+/// (or history command) as JSON.
+public struct EventView: Sendable {
+  /// The position in the log.
+  public var sequence: UInt64
+  /// The recorded type name.
+  public var typeName: String
+  /// The recorded schema version.
+  public var schemaVersion: UInt64
+  /// The payload codec.
+  public var codec: EventCodec
+  /// When the store accepted the action, if the record has a timestamp.
+  public var timestamp: Date?
+  /// When its frame was committed.
+  public var committed: Date
+  /// The actor, if any.
+  public var actor: String?
+  /// `user`, `effect` or `system`.
+  public var source: String?
+  /// The causing event of an effect.
+  public var cause: UInt64?
+  /// The correlation id.
+  public var correlationID: UInt64?
+  /// `action` or `command`.
+  public var kind: String
+  /// The action or command as JSON.
+  public var body: JSONValue
+
+  /// Reads the envelope of `event`.
+  public init(_ event: InspectedEvent, committed: Date) {
+    sequence = event.sequence
+    typeName = event.typeName
+    schemaVersion = event.schemaVersion
+    codec = event.codec
+    self.committed = committed
+    let whole: JSONValue
+    if case .string(let text) = event.payload, event.codec == .json {
+      whole = (try? BinaryValue.parseJSON(Array(text.utf8))).map(JSONValue.init) ?? .string(text)
+    } else {
+      whole = JSONValue(event.payload)
+    }
+    if case .number(let text)? = whole["timestamp"], let seconds = Double(text) {
+      timestamp = Date(timeIntervalSinceReferenceDate: seconds)
+    }
+    let metadata = whole["metadata"]
+    if case .string(let name)? = metadata?["actor"] { actor = name }
+    if case .object(let fields)? = metadata?["source"], let first = fields.first {
+      source = first.0
+      if case .number(let text)? = first.1["cause"] { cause = UInt64(text) }
+    }
+    if case .object(let fields)? = metadata?["correlationID"], case .number(let text)? = fields.first?.1 {
+      correlationID = UInt64(text)
+    } else if case .number(let text)? = metadata?["correlationID"] {
+      correlationID = UInt64(text)
+    }
+    if case .object(let fields)? = whole["payload"], let first = fields.first {
+      kind = first.0
+      body = Self.unwrap(first.1)
+    } else {
+      kind = "event"
+      body = whole
+    }
+  }
+
+  /// Swift's synthesized coding wraps an enum case's single unlabeled value as `{"_0": value}`: show the
+  /// value itself, at any depth.
+  static func unwrap(_ value: JSONValue) -> JSONValue {
+    switch value {
+    case .object(let fields):
+      if fields.count == 1, fields[0].0 == "_0" { return unwrap(fields[0].1) }
+      return .object(fields.map { ($0.0, unwrap($0.1)) })
+    case .array(let values): return .array(values.map(unwrap))
+    default: return value
+    }
+  }
+
+  /// The event as one JSON object (the form `events --json`, `show --json` and the timeline use).
+  public var json: JSONValue {
+    var fields: [(String, JSONValue)] = [
+      ("sequence", .int(sequence)), ("type", .string(typeName)), ("schemaVersion", .int(schemaVersion)),
+      ("kind", .string(kind)),
+    ]
+    fields.append(("time", timestamp.map { .string(Self.format($0)) } ?? .null))
+    fields.append(("committed", .string(Self.format(committed))))
+    fields.append(("actor", actor.map(JSONValue.string) ?? .null))
+    fields.append(("source", source.map(JSONValue.string) ?? .null))
+    if let cause { fields.append(("cause", .int(cause))) }
+    if let correlationID { fields.append(("correlationID", .int(correlationID))) }
+    fields.append(("codec", .string(codec == .binary ? "binary" : "json")))
+    fields.append(("payload", body))
+    return .object(fields)
+  }
+
+  /// One line for `events`: sequence, time, type, source, actor, payload (shortened).
+  public var line: String {
+    let time = timestamp.map(Self.format) ?? "-"
+    var text = "#\(sequence)  \(time)  \(typeName)  \(source ?? "-")"
+    if let cause { text += "(#\(cause))" }
+    text += "  \(actor ?? "-")  "
+    let payload = body.serialized()
+    text += payload.count > 100 ? String(payload.prefix(99)) + "…" : payload
+    return text
+  }
+
+  /// RFC 3339 with milliseconds, in UTC.
+  public static func format(_ date: Date) -> String {
+    date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: .gmt))
+  }
+}
