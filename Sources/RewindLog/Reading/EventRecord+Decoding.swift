@@ -13,13 +13,9 @@ extension EventRecord {
     var version = schemaVersion
     let event: Event<Action>
     do {
-      if schemaVersion == target {
-        switch codec {
-        case .binary: event = try BinaryDecoder().decode(Event<Action>.self, from: Array(payload))
-        case .json: event = try JSONDecoder().decode(Event<Action>.self, from: Data(payload))
-        }
-      } else {
-        var tree = try codec == .binary ? BinaryValue.decode(Array(payload)) : BinaryValue.parseJSON(payload)
+      // The envelope and payload as the tree of `Event`'s encoding: what upcasters work on.
+      var tree = try tree(sequence: sequence)
+      if schemaVersion != target {
         let actionPath: ArraySlice<String> = ["payload", "action", "_0"]
         // History commands belong to the store, not to the app's action type: they are never upcast.
         if let action = tree.value(at: actionPath) {
@@ -36,12 +32,13 @@ extension EventRecord {
           _ = tree.replace(at: actionPath, with: upcast.action)
           (typeName, version) = (upcast.typeName, target)
         }
-        switch codec {
-        case .binary: event = try BinaryDecoder().decode(Event<Action>.self, from: tree)
-        case .json:
-          guard let text = tree.jsonText else { throw BinaryCodecError.trailingBytes(offset: 0) }
-          event = try JSONDecoder().decode(Event<Action>.self, from: Data(text.utf8))
-        }
+      }
+      switch codec {
+      case .binary: event = try BinaryDecoder().decode(Event<Action>.self, from: tree)
+      case .json:
+        // Back through JSON text, so JSONDecoder's own conventions (dates, data) still apply.
+        guard let text = tree.jsonText else { throw BinaryCodecError.trailingBytes(offset: 0) }
+        event = try JSONDecoder().decode(Event<Action>.self, from: Data(text.utf8))
       }
     } catch let error as FileJournalError {
       throw error

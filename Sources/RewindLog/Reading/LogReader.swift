@@ -118,7 +118,7 @@ public struct LogReader: Sendable {
           let sequence = frame.firstSequence + UInt64(position)
           guard sequence >= lower, sequence <= upper else { continue }
           let record: EventRecord
-          do { record = try EventRecord.parse(bytes, range) } catch {
+          do { record = try EventRecord.parse(bytes, range, sequence: sequence) } catch {
             throw FileJournalError.corrupted(
               segment: segment.name, offset: location.offset, lastGoodSequence: sequence - 1,
               reason: "bad event record: \(error)")
