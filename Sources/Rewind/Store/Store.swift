@@ -244,15 +244,17 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
     @usableFromInline let sequence: UInt64
     @usableFromInline let woken: [StateHub<State>.Waiter]
     @usableFromInline let snapshot: StateHub<State>.Snapshot?
+    /// When to wake the parked subscribers, if this send scheduled the paced wake-up.
+    @usableFromInline let wakeAt: UInt64?
     @usableFromInline let journalError: (any Error)?
 
     @inlinable
     init(
       effect: Effect<Action>, metadata: EventMetadata, sequence: UInt64, woken: [StateHub<State>.Waiter],
-      snapshot: StateHub<State>.Snapshot?, journalError: (any Error)?
+      snapshot: StateHub<State>.Snapshot?, wakeAt: UInt64?, journalError: (any Error)?
     ) {
       (self.effect, self.metadata, self.sequence) = (effect, metadata, sequence)
-      (self.woken, self.snapshot, self.journalError) = (woken, snapshot, journalError)
+      (self.woken, self.snapshot, self.wakeAt, self.journalError) = (woken, snapshot, wakeAt, journalError)
     }
   }
 
@@ -332,17 +334,30 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
     hub.published.store(sequence, ordering: .releasing)
     if effect.isNone, core.waiters.isEmpty, journalError == nil { return nil }
     var woken: [StateHub<State>.Waiter] = []
-    if !core.waiters.isEmpty { swap(&woken, &core.waiters) }
+    var snapshot: StateHub<State>.Snapshot?
+    var wakeAt: UInt64?
+    if !core.waiters.isEmpty {
+      // Parked subscribers get this state now unless one was handed out very recently; then a paced
+      // wake-up (StateHub.handOutInterval) hands them the newest, so a burst copies the state rarely.
+      let now = StateHub<State>.now()
+      if now &- core.handedOutAt >= StateHub<State>.handOutInterval {
+        swap(&woken, &core.waiters)
+        snapshot = core.handOutNewest(now: now)
+      } else {
+        wakeAt = core.schedulePacedWake()
+      }
+    }
+    if effect.isNone, woken.isEmpty, wakeAt == nil, journalError == nil { return nil }
     return Outcome(
       effect: effect, metadata: metadata(of: pending, sequence: sequence), sequence: sequence, woken: woken,
-      snapshot: woken.isEmpty ? nil : StateHub.Snapshot(state: core.state, sequence: sequence),
-      journalError: journalError)
+      snapshot: snapshot, wakeAt: wakeAt, journalError: journalError)
   }
 
   /// Wakes subscribers, reports a journal failure and starts effects. Runs outside the state lock.
   @inlinable
   func finish(_ outcome: Outcome) {
     if !outcome.woken.isEmpty { StateHub.wakeFromSend(outcome.woken, with: outcome.snapshot) }
+    if let wakeAt = outcome.wakeAt { hub.scheduleWake(at: wakeAt) }
     if let error = outcome.journalError { recordJournalFailure(error, sequence: outcome.sequence) }
     if !outcome.effect.isNone { start(outcome.effect, cause: outcome.sequence, metadata: outcome.metadata) }
   }
