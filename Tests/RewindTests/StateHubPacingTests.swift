@@ -82,6 +82,24 @@ import Testing
     #expect(delivered(core.offer(after: 0, now: 1_000 + 3 * interval)) == 5)
   }
 
+  @Test func theIntervalGrowsWithTheSubscribersWokenAtOnce() {
+    var core = core(at: 0)
+    let start: UInt64 = 1_000_000
+    _ = core.offer(after: nil, now: start)
+    core.didWake(100)
+    send(&core)
+    let longer = interval + 100 * Hub.handOutIntervalPerSubscriber
+    guard case .notBefore(let time) = core.offer(after: 0, now: start + interval) else {
+      Issue.record("expected pacing past the base interval after waking 100 subscribers")
+      return
+    }
+    #expect(time == start + longer)
+    #expect(delivered(core.offer(after: 0, now: start + longer)) == 1)
+    core.didWake(0)
+    send(&core)
+    #expect(delivered(core.offer(after: 1, now: start + longer + interval)) == 2, "back to the base")
+  }
+
   @Test func onceFinishedASubscriberBehindGetsTheNewestWithoutWaiting() {
     var core = core(at: 0)
     _ = core.offer(after: nil, now: 1_000)

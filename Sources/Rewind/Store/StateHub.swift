@@ -65,6 +65,12 @@ final class StateHub<State: Sendable>: Sendable {
   @usableFromInline
   static var handOutInterval: UInt64 { 250_000 }
 
+  /// How much longer the hand-out interval gets for each subscriber woken at the last hand-out, in
+  /// nanoseconds: a wake-up of many subscribers is work on the shared cores (resuming each, its diff,
+  /// its loop), so that a burst of sends keeps most of a core whatever the number of subscribers.
+  @usableFromInline
+  static var handOutIntervalPerSubscriber: UInt64 { 2_000 }
+
   /// Monotonic time in nanoseconds.
   @inlinable
   static func now() -> UInt64 { DispatchTime.now().uptimeNanoseconds }
@@ -83,6 +89,15 @@ final class StateHub<State: Sendable>: Sendable {
     @usableFromInline var handedOutAt: UInt64 = 0
     /// Whether a task will wake the parked subscribers once the hand-out interval is over.
     @usableFromInline var isPacedWakeScheduled = false
+    /// The current hand-out interval: ``StateHub/handOutInterval``, longer while many subscribers wait.
+    @usableFromInline var interval: UInt64 = StateHub.handOutInterval
+
+    /// Notes that `count` parked subscribers were just woken, which sets the interval until the next
+    /// fresh snapshot (see ``StateHub/handOutIntervalPerSubscriber``).
+    @inlinable
+    mutating func didWake(_ count: Int) {
+      interval = StateHub.handOutInterval &+ StateHub.handOutIntervalPerSubscriber &* UInt64(count)
+    }
 
     /// Notes that parked subscribers are owed a state newer than the last one handed out.
     /// - Returns: when to wake them, if no wake-up was scheduled yet.
@@ -90,7 +105,7 @@ final class StateHub<State: Sendable>: Sendable {
     mutating func schedulePacedWake() -> UInt64? {
       guard !isPacedWakeScheduled else { return nil }
       isPacedWakeScheduled = true
-      return handedOutAt &+ StateHub.handOutInterval
+      return handedOutAt &+ interval
     }
 
     /// A snapshot of the newest state, remembered as handed out at `now`.
@@ -109,12 +124,12 @@ final class StateHub<State: Sendable>: Sendable {
       guard let sequence else { return .snapshot(handOutNewest(now: now)) }
       guard self.sequence > sequence else { return isFinished ? .finished : .nothingNewer }
       if let handedOut, handedOut.sequence == self.sequence { return .snapshot(handedOut) }
-      if isFinished || now &- handedOutAt >= StateHub.handOutInterval {
+      if isFinished || now &- handedOutAt >= interval {
         return .snapshot(handOutNewest(now: now))
       }
       // Within the interval: the recent snapshot if it is newer than this subscriber's, else wait.
       if let handedOut, handedOut.sequence > sequence { return .snapshot(handedOut) }
-      return .notBefore(handedOutAt &+ StateHub.handOutInterval)
+      return .notBefore(handedOutAt &+ interval)
     }
   }
 
@@ -246,6 +261,7 @@ final class StateHub<State: Sendable>: Sendable {
           woken.append(waiter)
           return true
         }
+        core.didWake(woken.count)
         return (woken, newest)
       }
       if let snapshot, !waiters.isEmpty { Self.wake(waiters, with: snapshot) }

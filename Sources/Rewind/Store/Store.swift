@@ -344,9 +344,10 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
       // Parked subscribers get this state now unless one was handed out very recently; then a paced
       // wake-up (StateHub.handOutInterval) hands them the newest, so a burst copies the state rarely.
       let now = StateHub<State>.now()
-      if now &- core.handedOutAt >= StateHub<State>.handOutInterval {
+      if now &- core.handedOutAt >= core.interval {
         swap(&woken, &core.waiters)
         snapshot = core.handOutNewest(now: now)
+        core.didWake(woken.count)
       } else {
         wakeAt = core.schedulePacedWake()
       }
