@@ -85,12 +85,7 @@ struct LogVerifier {
     switch SegmentHeader.parse(bytes) {
     case .success(let parsed): header = parsed
     case .failure(let problem):
-      let reason: String
-      switch problem {
-      case .short: reason = "segment header incomplete"
-      case .allZero: reason = "segment header never written"
-      case .invalid(let why): reason = why
-      }
+      let reason = problem.reason
       var tornCreation = true
       if case .invalid = problem { tornCreation = bytes.count <= SegmentHeader.keyedSize }
       if isLast, tornCreation, Self.firstFrame(in: bytes, after: 0) == nil {

@@ -100,12 +100,7 @@ struct LogScanner {
       switch SegmentHeader.parse(bytes) {
       case .success(let parsed): header = parsed
       case .failure(let problem):
-        let reason: String
-        switch problem {
-        case .short: reason = "segment header incomplete"
-        case .allZero: reason = "segment header never written"
-        case .invalid(let why): reason = why
-        }
+        let reason = problem.reason
         // A header that is torn, in the newest segment, with nothing valid after it: the writer died while
         // creating the segment. Anything else is damage.
         let tornCreation: Bool

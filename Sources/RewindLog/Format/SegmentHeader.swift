@@ -49,7 +49,18 @@ struct SegmentHeader: Equatable {
   }
 
   /// Why a header did not parse.
-  enum Problem: Error { case short, allZero, invalid(String) }
+  enum Problem: Error {
+    case short, allZero, invalid(String)
+
+    /// What is wrong, for an error message.
+    var reason: String {
+      switch self {
+      case .short: "segment header incomplete"
+      case .allZero: "segment header never written"
+      case .invalid(let why): why
+      }
+    }
+  }
 
   static func parse(_ bytes: [UInt8]) -> Result<SegmentHeader, Problem> {
     guard bytes.count >= minimumSize else { return .failure(bytes.allSatisfy { $0 == 0 } ? .allZero : .short) }
