@@ -100,7 +100,11 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
   /// initial state, or a snapshot's sequence number), and replays the journal's later events.
   ///
   /// - Throws: ``JournalError`` or ``HistoryError`` as the public initializers do.
-  public init<R: Reducer & Sendable>(
+  ///
+  /// Inlinable, with the replay loop, so that replay is specialized for the app's types where the store is
+  /// opened: unspecialized, generic metadata lookups were a large part of each replayed event.
+  @inlinable
+  public convenience init<R: Reducer & Sendable>(
     origin: State, at sequence: UInt64, reducer: R, journal: any Journal<Action>, clock: some EventClock,
     actor: String?, history: HistoryConfiguration<Action>,
     diagnostics: @escaping @Sendable (Diagnostic) -> Void
@@ -113,15 +117,27 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
     let last = try Self.recover(
       from: sequence, into: &state, history: &recovered, journal: journal, reducer: reduce,
       undoPolicy: history.undoPolicy)
+    self.init(
+      recovered: state, sequence: last, history: recovered, reducer: reduce, journal: journal, clock: clock,
+      actor: actor, undoPolicy: history.undoPolicy, diagnostics: diagnostics)
+  }
 
-    self.hub = StateHub(state: state, sequence: last, history: recovered)
-    self.reducer = reduce
+  /// Creates a store from a recovered state and history.
+  @usableFromInline
+  init(
+    recovered state: State, sequence: UInt64, history: StoreHistory<State>,
+    reducer: @escaping @Sendable (inout State, Action) -> Effect<Action>, journal: any Journal<Action>,
+    clock: any EventClock, actor: String?, undoPolicy: (@Sendable (Action) -> UndoPolicy)?,
+    diagnostics: @escaping @Sendable (Diagnostic) -> Void
+  ) {
+    self.hub = StateHub(state: state, sequence: sequence, history: history)
+    self.reducer = reducer
     self.journal = journal
     self.inMemoryJournal = journal as? InMemoryJournal<Action>
     self.clock = clock
     self.defaultActor = actor
     self.diagnosticsHandler = diagnostics
-    self.undoPolicy = history.undoPolicy
+    self.undoPolicy = undoPolicy
   }
 
   deinit {
@@ -132,6 +148,7 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
   /// Applies every event in `journal` after `sequence` to `state` and `history`, checking that numbers
   /// have no gaps.
   /// - Returns: the sequence number of the last event applied.
+  @inlinable
   static func recover(
     from sequence: UInt64, into state: inout State, history: inout StoreHistory<State>,
     journal: any Journal<Action>, reducer: @escaping @Sendable (inout State, Action) -> Effect<Action>,
@@ -152,10 +169,9 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
           _ = reducer(&state, action)
         }
       case .command(let command):
-        let replayer = Replayer(reduce: reducer, journal: journal, checkpoints: history.checkpoints)
-        try Self.apply(
+        try Self.recoverCommand(
           command, sequence: event.sequence, timestamp: event.timestamp, state: &state, history: &history,
-          resolve: { try replayer.state(at: $0) })
+          journal: journal, reducer: reducer)
       }
       // Tested here first: unspecialized, calling `offer` for every event (it builds an autoclosure) cost
       // about a sixth of a replayed event's instructions.
@@ -165,6 +181,19 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
       last = event.sequence
     }
     return last
+  }
+
+  /// Applies a recorded undo, redo or restore during recovery, resolving its target by replay.
+  @usableFromInline
+  static func recoverCommand(
+    _ command: HistoryCommand, sequence: UInt64, timestamp: Date, state: inout State,
+    history: inout StoreHistory<State>, journal: any Journal<Action>,
+    reducer: @escaping @Sendable (inout State, Action) -> Effect<Action>
+  ) throws {
+    let replayer = Replayer(reduce: reducer, journal: journal, checkpoints: history.checkpoints)
+    try Self.apply(
+      command, sequence: sequence, timestamp: timestamp, state: &state, history: &history,
+      resolve: { try replayer.state(at: $0) })
   }
 
   /// The default diagnostics handler: one line on standard error.

@@ -51,6 +51,7 @@ public final class FileJournal<Action: Codable & Sendable>: Journal {
   /// was not opened from snapshots.
   public var snapshotRecovery: SnapshotRecovery? { restoredFrom.withLock { $0 } }
 
+  @usableFromInline
   func setSnapshotRecovery(_ recovery: SnapshotRecovery) { restoredFrom.withLock { $0 = recovery } }
 
   /// Opens (or creates) the log in `directory`, recovering it.
@@ -65,7 +66,8 @@ public final class FileJournal<Action: Codable & Sendable>: Journal {
   /// Events written with an older schema version of `Action` are converted by `upcasters` when read (see
   /// ``EventUpcasters``).
   public convenience init(
-    directory: String, options: FileJournalOptions = FileJournalOptions(), upcasters: EventUpcasters = EventUpcasters()
+    directory: String, options: FileJournalOptions = FileJournalOptions(),
+    upcasters: EventUpcasters = EventUpcasters()
   ) throws {
     try self.init(directory: directory, options: options, upcasters: upcasters, fileSystem: POSIXFileSystem())
   }
@@ -97,7 +99,8 @@ public final class FileJournal<Action: Codable & Sendable>: Journal {
       }
       logID = writer.logID
       recoveryReport = RecoveryReport(
-        lastSequence: scanned.lastSequence, tornTail: scanned.tornTail, segmentCount: max(scanned.segments.count, 1))
+        lastSequence: scanned.lastSequence, tornTail: scanned.tornTail,
+        segmentCount: max(scanned.segments.count, 1))
       committer = Committer(writer: writer, scanned: scanned, durability: options.durability)
     } catch {
       lock.release()
@@ -107,7 +110,9 @@ public final class FileJournal<Action: Codable & Sendable>: Journal {
   }
 
   /// Removes a torn tail: truncates the last segment, or sets an incomplete segment aside.
-  private static func cutOff(_ torn: TornTail, in directory: String, fileSystem: any LogFileSystem) throws(FileJournalError) {
+  private static func cutOff(_ torn: TornTail, in directory: String, fileSystem: any LogFileSystem)
+    throws(FileJournalError)
+  {
     do {
       if torn.wholeSegment {
         try Quarantine.move(torn.segment, in: directory, fileSystem: fileSystem)
@@ -136,7 +141,7 @@ public final class FileJournal<Action: Codable & Sendable>: Journal {
     guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
     let last = lastSequence
     let flushError: (any Error)?
-    do { try committer.wait(for: .durable, through: last) ; flushError = nil } catch { flushError = error }
+    do { try committer.wait(for: .durable, through: last); flushError = nil } catch { flushError = error }
     committer.stop()
     lock.release()
     if let flushError { throw flushError }
@@ -153,7 +158,8 @@ public final class FileJournal<Action: Codable & Sendable>: Journal {
   /// Whether events are still being made durable. Observe it to learn that durability was lost.
   public var durabilityStatus: DurabilityStatus {
     committer.shared.withLock { shared in
-      shared.failure.map { .lost($0, durableThrough: shared.durable) } ?? .healthy(durableThrough: shared.durable)
+      shared.failure.map { .lost($0, durableThrough: shared.durable) }
+        ?? .healthy(durableThrough: shared.durable)
     }
   }
 
@@ -190,7 +196,8 @@ public final class FileJournal<Action: Codable & Sendable>: Journal {
   ///   once a write or sync failed, ``FileJournalError/closed`` after ``close()``, and encoding errors.
   public func append(_ event: Event<Action>) throws {
     let record = try encodeRecord(event)
-    let (needed, handler) = try committer.shared.withLock { shared throws -> (Bool, (@Sendable (UInt64) -> Void)?) in
+    let (needed, handler) = try committer.shared.withLock {
+      shared throws -> (Bool, (@Sendable (UInt64) -> Void)?) in
       if let failure = shared.failure { throw FileJournalError.durabilityLost(failure) }
       if shared.closing { throw FileJournalError.closed }
       guard event.sequence == shared.lastAppended + 1 else {
@@ -269,7 +276,8 @@ public final class FileJournal<Action: Codable & Sendable>: Journal {
       let written = direct.encode(action, &binary)
       swap(&binary.buffer, &writer)
       if written {
-        return writer.bytes.count > start && writer.bytes[start] == BinaryValue.Tag.keyed.rawValue ? binary.firstKey : nil
+        return writer.bytes.count > start && writer.bytes[start] == BinaryValue.Tag.keyed.rawValue
+          ? binary.firstKey : nil
       }
     }
     return try StreamEncoding.append(action, to: &writer)
@@ -394,7 +402,8 @@ public final class FileJournal<Action: Codable & Sendable>: Journal {
           let record: EventRecord
           do { record = try EventRecord.parse(bytes, range, sequence: sequence) } catch {
             throw FileJournalError.corrupted(
-              segment: name, offset: location.offset, lastGoodSequence: sequence - 1, reason: "bad event record: \(error)")
+              segment: name, offset: location.offset, lastGoodSequence: sequence - 1,
+              reason: "bad event record: \(error)")
           }
           try body(record, EventLocation(sequence: sequence, segment: name, offset: location.offset))
         }
@@ -404,7 +413,9 @@ public final class FileJournal<Action: Codable & Sendable>: Journal {
   }
 
   /// The schema version the app reads: `Action.schemaVersion` for a ``VersionedAction``, otherwise 1.
-  public static var readSchemaVersion: UInt64 { (Action.self as? any VersionedAction.Type)?.schemaVersion ?? 1 }
+  public static var readSchemaVersion: UInt64 {
+    (Action.self as? any VersionedAction.Type)?.schemaVersion ?? 1
+  }
 
   private func decode(_ record: EventRecord, at location: EventLocation) throws -> Event<Action> {
     if record.kind == .action, record.schemaVersion != Self.readSchemaVersion {
@@ -416,16 +427,23 @@ public final class FileJournal<Action: Codable & Sendable>: Journal {
       case (.action, .binary):
         if let direct {
           var reader = BinaryReader(record.bytes, record.payloadRange)
-          guard let action = try direct.decode(&reader) else { throw BinaryCodecError.trailingBytes(offset: 0) }
-          guard reader.isAtEnd else { throw BinaryCodecError.trailingBytes(offset: reader.offset - record.payloadRange.lowerBound) }
+          guard let action = try direct.decode(&reader) else {
+            throw BinaryCodecError.trailingBytes(offset: 0)
+          }
+          guard reader.isAtEnd else {
+            throw BinaryCodecError.trailingBytes(offset: reader.offset - record.payloadRange.lowerBound)
+          }
           payload = .action(action)
         } else {
           payload = .action(try StreamDecoding.decode(Action.self, from: record.bytes, record.payloadRange))
         }
       case (.command, .binary):
-        payload = .command(try StreamDecoding.decode(HistoryCommand.self, from: record.bytes, record.payloadRange))
-      case (.action, .json): payload = .action(try JSONDecoder().decode(Action.self, from: Data(record.payload)))
-      case (.command, .json): payload = .command(try JSONDecoder().decode(HistoryCommand.self, from: Data(record.payload)))
+        payload = .command(
+          try StreamDecoding.decode(HistoryCommand.self, from: record.bytes, record.payloadRange))
+      case (.action, .json):
+        payload = .action(try JSONDecoder().decode(Action.self, from: Data(record.payload)))
+      case (.command, .json):
+        payload = .command(try JSONDecoder().decode(HistoryCommand.self, from: Data(record.payload)))
       }
     } catch {
       // The payload is the action itself: its coding paths start at the action.
@@ -433,7 +451,8 @@ public final class FileJournal<Action: Codable & Sendable>: Journal {
         error, typeName: record.typeName, version: record.schemaVersion, at: location,
         actionPath: record.kind == .action ? [] : ["-"])
     }
-    return Event(sequence: location.sequence, timestamp: record.timestamp, metadata: record.metadata, payload: payload)
+    return Event(
+      sequence: location.sequence, timestamp: record.timestamp, metadata: record.metadata, payload: payload)
   }
 
   /// Where an app action sits in an encoded `Event`: `payload` → `action` → its single unlabeled value.
@@ -455,7 +474,8 @@ public final class FileJournal<Action: Codable & Sendable>: Journal {
     // History commands belong to the store, not to the app's action type: they are never upcast.
     if let action = tree.value(at: Self.actionPath) {
       do {
-        let upcast = try upcasters.upcast(action, typeName: record.typeName, from: record.schemaVersion, to: target)
+        let upcast = try upcasters.upcast(
+          action, typeName: record.typeName, from: record.schemaVersion, to: target)
         _ = tree.replace(at: Self.actionPath, with: upcast.action)
         (typeName, version) = (upcast.typeName, target)
       } catch {
@@ -464,7 +484,8 @@ public final class FileJournal<Action: Codable & Sendable>: Journal {
           throw FileJournalError.noUpcastPath(
             record.typeName, from: record.schemaVersion, to: target, missingStep: missing, at: location)
         case .stepFailed(_, let step, let reason):
-          throw FileJournalError.upcastFailed(record.typeName, schemaVersion: step, at: location, reason: reason)
+          throw FileJournalError.upcastFailed(
+            record.typeName, schemaVersion: step, at: location, reason: reason)
         }
       }
     }
@@ -488,7 +509,8 @@ public final class FileJournal<Action: Codable & Sendable>: Journal {
     actionPath: [String] = Array(actionPath)
   ) -> FileJournalError {
     if case .unknownCase(let name, _)? = error as? BinaryCodecError, actionPath.isEmpty {
-      return .unknownEventType(typeName, schemaVersion: version, at: location, reason: "unknown case \"\(name)\"")
+      return .unknownEventType(
+        typeName, schemaVersion: version, at: location, reason: "unknown case \"\(name)\"")
     }
     if let decoding = error as? DecodingError {
       let context: DecodingError.Context?
@@ -497,11 +519,13 @@ public final class FileJournal<Action: Codable & Sendable>: Journal {
       default: context = nil
       }
       if let context, context.codingPath.map(\.stringValue) == actionPath {
-        return .unknownEventType(typeName, schemaVersion: version, at: location, reason: context.debugDescription)
+        return .unknownEventType(
+          typeName, schemaVersion: version, at: location, reason: context.debugDescription)
       }
     }
     return .undecodableEvent(
-      sequence: location.sequence, typeName: typeName, schemaVersion: version, reason: String(describing: error))
+      sequence: location.sequence, typeName: typeName, schemaVersion: version,
+      reason: String(describing: error))
   }
 }
 

@@ -9,6 +9,7 @@ extension Store where Action: Codable {
   /// - Throws: the errors of ``FileJournal/init(directory:options:upcasters:)`` and of decoding an event
   ///   (``FileJournalError/unknownEventType(_:schemaVersion:at:reason:)``,
   ///   ``FileJournalError/noUpcastPath(_:from:to:missingStep:at:)`` and the others).
+  @inlinable
   public static func open<R: Reducer & Sendable>(
     directory: String,
     initialState: State,
@@ -37,6 +38,7 @@ extension Store where Action: Codable, State: Codable {
   /// - Throws: the errors of ``FileJournal/init(directory:options:upcasters:)`` and of decoding an event
   ///   (``FileJournalError/unknownEventType(_:schemaVersion:at:reason:)``,
   ///   ``FileJournalError/noUpcastPath(_:from:to:missingStep:at:)`` and the others).
+  @inlinable
   public static func open<R: Reducer & Sendable>(
     directory: String,
     initialState: State,
@@ -71,7 +73,8 @@ extension Store where Action: Codable, State: Codable {
     try journal.writeSnapshot(state, at: sequence)
   }
 
-  private func writeSnapshot(to journal: FileJournal<Action>, diagnostics: @Sendable (Diagnostic) -> Void) {
+  @usableFromInline
+  func writeSnapshot(to journal: FileJournal<Action>, diagnostics: @Sendable (Diagnostic) -> Void) {
     do {
       try writeSnapshot(to: journal)
     } catch {
