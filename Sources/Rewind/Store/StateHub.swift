@@ -154,19 +154,18 @@ final class StateHub<State: Sendable>: Sendable {
     core.withLock { Snapshot(state: $0.state, sequence: $0.sequence) }
   }
 
-  /// Wakes `waiters` with `snapshot` (`nil`: the hub is finished); call outside the lock.
+  /// Wakes `waiters` with `snapshot`; call outside the lock.
   @usableFromInline
-  static func wake(_ waiters: [Waiter], with snapshot: Snapshot?) {
-    let delivery = snapshot.map(Delivery.snapshot) ?? .finished
-    for waiter in waiters { waiter.continuation.resume(returning: delivery) }
+  static func wake(_ waiters: [Waiter], with snapshot: Snapshot) {
+    for waiter in waiters { waiter.continuation.resume(returning: .snapshot(snapshot)) }
   }
 
   /// Wakes `waiters` at a constant cost to the caller: one directly, several from one task, so that a
   /// send pays the same whether one subscriber or a thousand were waiting (ARCHITECTURE.md, contract 5).
   @usableFromInline
-  static func wakeFromSend(_ waiters: [Waiter], with snapshot: Snapshot?) {
+  static func wakeFromSend(_ waiters: [Waiter], with snapshot: Snapshot) {
     if waiters.count == 1 {
-      waiters[0].continuation.resume(returning: snapshot.map(Delivery.snapshot) ?? .finished)
+      waiters[0].continuation.resume(returning: .snapshot(snapshot))
     } else {
       Task { wake(waiters, with: snapshot) }
     }

@@ -276,6 +276,7 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
     @usableFromInline let metadata: EventMetadata
     @usableFromInline let sequence: UInt64
     @usableFromInline let woken: [StateHub<State>.Waiter]
+    /// The state handed to `woken`; set exactly when `woken` is not empty.
     @usableFromInline let snapshot: StateHub<State>.Snapshot?
     /// When to wake the parked subscribers, if this send scheduled the paced wake-up.
     @usableFromInline let wakeAt: UInt64?
@@ -390,7 +391,7 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
   /// Wakes subscribers, reports a journal failure and starts effects. Runs outside the state lock.
   @inlinable
   func finish(_ outcome: Outcome) {
-    if !outcome.woken.isEmpty { StateHub.wakeFromSend(outcome.woken, with: outcome.snapshot) }
+    if let snapshot = outcome.snapshot { StateHub.wakeFromSend(outcome.woken, with: snapshot) }
     if let wakeAt = outcome.wakeAt { hub.scheduleWake(at: wakeAt) }
     if let error = outcome.journalError { recordJournalFailure(error, sequence: outcome.sequence) }
     if !outcome.effect.isNone { start(outcome.effect, cause: outcome.sequence, metadata: outcome.metadata) }
