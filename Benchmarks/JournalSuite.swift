@@ -8,7 +8,8 @@ import RewindLog
 /// `journal/append-none` and `journal/replay` use an action type that adopts ``BinaryCodable``; the
 /// `-codable` lines journal the same events through `Codable`.
 /// For profiling (e.g. under callgrind): `REWIND_BENCH_JOURNAL_ONLY=append`, `append-codable`, `replay` or
-/// `replay-codable` runs that measurement alone, once; `REWIND_BENCH_JOURNAL_COUNT=N` sets the number of events (default 200,000).
+/// `replay-codable` runs that measurement alone, once; `REWIND_BENCH_JOURNAL_COUNT=N` sets the number of events (default 200,000);
+/// `REWIND_BENCH_JOURNAL_LOG=dir` writes the replayed log there once and keeps it.
 let journalSuite = Suite(name: "journal", summary: "file journal: append, group commit, replay, size") { reporter in
   let environment = ProcessInfo.processInfo.environment
   let count = environment["REWIND_BENCH_JOURNAL_COUNT"].flatMap { Int($0) }.map { max($0, 1) } ?? 200_000
@@ -20,9 +21,12 @@ let journalSuite = Suite(name: "journal", summary: "file journal: append, group 
 
   switch environment["REWIND_BENCH_JOURNAL_ONLY"] {
   case "replay", "replay-codable":
-    let directory = benchDirectory()
-    defer { try? FileManager.default.removeItem(atPath: directory) }
-    _ = try writeLog(events, to: directory)
+    // REWIND_BENCH_JOURNAL_LOG=dir keeps the log: written at full speed once, then replayed under a profiler
+    // with the frame sizes of a real run (under valgrind the writer's frames hold a few events each).
+    let kept = environment["REWIND_BENCH_JOURNAL_LOG"]
+    let directory = kept ?? benchDirectory()
+    defer { if kept == nil { try? FileManager.default.removeItem(atPath: directory) } }
+    if kept == nil || !FileManager.default.fileExists(atPath: directory) { _ = try writeLog(events, to: directory) }
     let rate =
       environment["REWIND_BENCH_JOURNAL_ONLY"] == "replay"
       ? try replayRate(directory: directory, count: count, reducer: BenchNotes(), repetitions: 1)
