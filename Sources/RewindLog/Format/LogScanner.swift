@@ -86,9 +86,16 @@ struct LogScanner {
     var segmentIndex: Int
   }
 
-  /// - Parameter visit: Called with each frame right after it verified, in log order, so a reader can
-  ///   stream the log; returning false stops the scan there (the result then covers what was read).
-  func scan(visit: (Visit) -> Bool = { _ in true }) throws(FileJournalError) -> ScannedLog {
+  /// - Parameters:
+  ///   - chainCheck: When given, the scan takes each frame's stored chain value on trust and hands the
+  ///     frames to `chainCheck`, which checks them on another thread: the caller must call
+  ///     ``ChainCheck/finish()`` before it relies on the log (and prefer its error to the scan's, since a
+  ///     wrong chain value comes earlier in the log). Without it, every chain value is checked here.
+  ///   - visit: Called with each frame right after it verified, in log order, so a reader can stream the
+  ///     log; returning false stops the scan there (the result then covers what was read).
+  func scan(chainCheck: ChainCheck? = nil, visit: (Visit) -> Bool = { _ in true }) throws(FileJournalError)
+    -> ScannedLog
+  {
     var log = ScannedLog()
     let names = try segmentNames()
     var expected: UInt64 = 1
@@ -96,6 +103,9 @@ struct LogScanner {
     segments: for (index, entry) in names.enumerated() {
       let isLast = index == names.count - 1
       let bytes = try readAll(entry.name)
+      var unchecked: [ChainCheck.Item] = []
+      // Also when the scan throws: a wrong chain value before the damage is the error to report.
+      defer { chainCheck?.submit(segment: entry.name, bytes: bytes, frames: unchecked) }
       let header: SegmentHeader
       switch SegmentHeader.parse(bytes) {
       case .success(let parsed): header = parsed
@@ -137,7 +147,17 @@ struct LogScanner {
         let parse = Frame.parse(bytes, at: offset)
         switch parse {
         case .frame(let frame):
-          let computed = Frame.chainValue(previous: chain ?? frame.storedChain, hashed: bytes[frame.hashed], key: key)
+          let previous = chain ?? frame.storedChain
+          let computed: SHA256.Digest
+          if chainCheck != nil {
+            unchecked.append(
+              ChainCheck.Item(
+                hashed: frame.hashed, previous: previous, stored: frame.storedChain, offset: offset,
+                lastGoodSequence: expected - 1))
+            computed = frame.storedChain
+          } else {
+            computed = Frame.chainValue(previous: previous, hashed: bytes[frame.hashed], key: key)
+          }
           guard computed == frame.storedChain else {
             throw .tampered(segment: entry.name, offset: UInt64(offset), lastGoodSequence: expected - 1)
           }

@@ -21,10 +21,13 @@ extension Store where Action: Codable {
     upcasters: EventUpcasters = EventUpcasters(),
     diagnostics: @escaping @Sendable (Diagnostic) -> Void = Store.printDiagnostic
   ) throws -> Store where R.State == State, R.Action == Action {
-    let journal = try FileJournal<Action>(directory: directory, options: options, upcasters: upcasters)
-    return try Store(
-      initialState: initialState, reducer: reducer, journal: journal, clock: clock, actor: actor,
-      history: history, diagnostics: diagnostics)
+    let journal = try FileJournal<Action>(
+      directory: directory, options: options, upcasters: upcasters, checkingChainWhileReplaying: ())
+    return try journal.afterChainCheck {
+      try Store(
+        initialState: initialState, reducer: reducer, journal: journal, clock: clock, actor: actor,
+        history: history, diagnostics: diagnostics)
+    }
   }
 }
 
@@ -50,12 +53,15 @@ extension Store where Action: Codable, State: Codable {
     upcasters: EventUpcasters = EventUpcasters(),
     diagnostics: @escaping @Sendable (Diagnostic) -> Void = Store.printDiagnostic
   ) throws -> Store where R.State == State, R.Action == Action {
-    let journal = try FileJournal<Action>(directory: directory, options: options, upcasters: upcasters)
-    let restored = journal.loadSnapshot(State.self)
-    journal.setSnapshotRecovery(restored.recovery)
-    let store = try Store(
-      origin: restored.state ?? initialState, at: restored.sequence, reducer: reducer, journal: journal,
-      clock: clock, actor: actor, history: history, diagnostics: diagnostics)
+    let journal = try FileJournal<Action>(
+      directory: directory, options: options, upcasters: upcasters, checkingChainWhileReplaying: ())
+    let store = try journal.afterChainCheck {
+      let restored = journal.loadSnapshot(State.self)
+      journal.setSnapshotRecovery(restored.recovery)
+      return try Store(
+        origin: restored.state ?? initialState, at: restored.sequence, reducer: reducer, journal: journal,
+        clock: clock, actor: actor, history: history, diagnostics: diagnostics)
+    }
     if options.snapshotInterval != nil {
       let queue = DispatchQueue(label: "RewindLog snapshots")
       journal.onSnapshotDue { [weak store, weak journal] _ in
