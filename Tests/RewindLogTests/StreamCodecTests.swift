@@ -392,4 +392,23 @@ struct CodableEdit: Codable, Sendable {
       }
     }
   }
+
+  /// The same through `Store.open`, whose replay decodes `BinaryCodable` actions inlined: a failure there
+  /// falls back to the general decoding, which names it.
+  @Test func anUnknownCaseIsNamedWhenAStoreReplays() throws {
+    let directory = TemporaryDirectory()
+    let edits = try FileJournal<Edit>(directory: directory.path)
+    try edits.append(Event(sequence: 1, timestamp: Date(), metadata: event(1).metadata, action: .reset))
+    try edits.close()
+    let notes = try FileJournal<Note>(directory: directory.path)
+    try notes.append(Event(sequence: 2, timestamp: Date(), metadata: event(2).metadata, action: .clear))
+    try notes.close()
+    #expect {
+      _ = try Store.open(
+        directory: directory.path, initialState: 0, reducer: CountingEdits(seen: SeenCount()), diagnostics: { _ in })
+    } throws: { error in
+      guard case .unknownEventType("clear", schemaVersion: 1, let location, _)? = error as? FileJournalError else { return false }
+      return location.sequence == 2
+    }
+  }
 }

@@ -82,6 +82,7 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
   /// - Throws: ``JournalError`` when the journal cannot be read or its events are not numbered 1, 2, 3, …;
   ///   ``HistoryError`` when a recorded jump names a state that cannot be rebuilt.
   /// - Complexity: O(events in the journal).
+  @inlinable
   public convenience init<R: Reducer & Sendable>(
     initialState: State,
     reducer: R,
@@ -105,7 +106,7 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
   /// opened: unspecialized, generic metadata lookups were a large part of each replayed event.
   @inlinable
   public convenience init<R: Reducer & Sendable>(
-    origin: State, at sequence: UInt64, reducer: R, journal: any Journal<Action>, clock: some EventClock,
+    origin: State, at sequence: UInt64, reducer: R, journal: some Journal<Action>, clock: some EventClock,
     actor: String?, history: HistoryConfiguration<Action>,
     diagnostics: @escaping @Sendable (Diagnostic) -> Void
   ) throws where R.State == State, R.Action == Action {
@@ -151,7 +152,7 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
   @inlinable
   static func recover(
     from sequence: UInt64, into state: inout State, history: inout StoreHistory<State>,
-    journal: any Journal<Action>, reducer: @escaping @Sendable (inout State, Action) -> Effect<Action>,
+    journal: some Journal<Action>, reducer: @escaping @Sendable (inout State, Action) -> Effect<Action>,
     undoPolicy: (@Sendable (Action) -> UndoPolicy)?
   ) throws -> UInt64 {
     var last = sequence

@@ -107,6 +107,7 @@ public struct BinaryReader {
     self.init(bytes, bytes.indices, maxDepth: maxDepth)
   }
 
+  @usableFromInline
   init(_ bytes: [UInt8], _ range: Range<Int>, maxDepth: Int = BinaryValue.defaultMaxDepth) {
     state = StreamDecodingState(bytes: bytes, range: range, maxDepth: maxDepth)
     offset = range.lowerBound

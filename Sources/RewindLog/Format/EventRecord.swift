@@ -20,20 +20,22 @@ public enum EventCodec: UInt8, Sendable, Hashable, CaseIterable {
 /// history command), payload length (varint), payload, type name (UTF-8, to the end; empty when flagged).
 ///
 /// The sequence number is not stored: it is the frame's first sequence number plus the record's position.
+@usableFromInline
 struct EventRecord {
+  @usableFromInline
   enum Kind: UInt8 {
     case action = 0
     case command = 1
   }
 
-  var codec: EventCodec
-  var schemaVersion: UInt64
-  var timestamp: Date
-  var metadata: EventMetadata
-  var kind: Kind
+  @usableFromInline var codec: EventCodec
+  @usableFromInline var schemaVersion: UInt64
+  @usableFromInline var timestamp: Date
+  @usableFromInline var metadata: EventMetadata
+  @usableFromInline var kind: Kind
   /// The buffer the record was read from, and where its payload lies in it.
-  var bytes: [UInt8]
-  var payloadRange: Range<Int>
+  @usableFromInline var bytes: [UInt8]
+  @usableFromInline var payloadRange: Range<Int>
   var typeNameRange: Range<Int>
 
   /// The type name is the first key of the payload (an enum's case name), not stored.
