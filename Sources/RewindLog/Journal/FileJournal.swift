@@ -357,9 +357,8 @@ public final class FileJournal<Action: Codable & Sendable>: Journal {
   /// - Throws: ``FileJournalError`` when a frame changed on disk or an event cannot be decoded: an unknown
   ///   event type or a schema version with no upcasters is named with its location.
   ///
-  /// Inlinable, so that where the app opens its store (``Store/open(directory:initialState:reducer:options:clock:actor:history:upcasters:diagnostics:)``)
-  /// decoding is specialized for its action type: unspecialized, generic metadata lookups cost a fifth of a
-  /// replayed event.
+  /// Inlinable, so that where the app opens its store (`Store.open`) decoding is specialized for its action
+  /// type: unspecialized, generic metadata lookups cost a fifth of a replayed event.
   @inlinable
   public func forEachEvent(from sequence: UInt64, _ body: (Event<Action>) throws -> Void) throws {
     try forEachRecord(from: max(sequence, 1), through: nil) { record, location in
