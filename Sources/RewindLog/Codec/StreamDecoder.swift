@@ -355,10 +355,12 @@ private struct KeyedStreamDecoder<Key: CodingKey>: KeyedDecodingContainerProtoco
     var keys: [Key] = []
     var position = first
     do {
-      for _ in 0..<count {
+      for index in 0..<count {
         let (name, value) = try state.keyString(at: position)
         if let key = Key(stringValue: name) { keys.append(key) }
-        position = try state.skip(value, depth: depth)
+        // The last value is not skipped: a synthesized enum decoding asks for the keys of a container of
+        // one (its case), and skipping that case's whole payload was a tenth of decoding it.
+        if index + 1 < count { position = try state.skip(value, depth: depth) }
       }
     } catch {
       return keys  // The bytes are damaged; decoding the fields will throw with the details.
