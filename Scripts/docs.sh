@@ -1,22 +1,34 @@
 #!/usr/bin/env bash
-# Builds the Rewind module's documentation offline with the toolchain's docc, and fails on any warning,
-# broken symbol links included. Output: .build/docs/Rewind.doccarchive
+# Builds the documentation of every library module offline with the toolchain's docc, and fails on any
+# warning, broken symbol links included. Output: .build/docs/<Module>.doccarchive
+#
+# Rewind has a catalog (articles, tutorials' text); the other modules are documented from their symbols.
+# A symbol of another module is written in code voice, not as a link: each archive stands alone.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+modules=(Rewind RewindDiff RewindLog RewindComponents RewindTesting RewindTool)
 graphs=.build/symbol-graphs
 rm -rf "$graphs" .build/docs && mkdir -p "$graphs" .build/docs
-# A fresh scratch directory: symbol graphs are written only when the module is compiled.
+# A fresh scratch directory: symbol graphs are written only when a module is compiled.
 rm -rf .build-docs
-swift build --target Rewind --scratch-path .build-docs \
-  -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$PWD/$graphs" \
-  -Xswiftc -symbol-graph-minimum-access-level -Xswiftc public
-# Only the module's own graphs: its dependencies are documented in their own right.
-find "$graphs" -name '*.symbols.json' ! -name 'Rewind.symbols.json' ! -name 'Rewind@*.symbols.json' -delete
+for module in "${modules[@]}"; do
+  swift build --target "$module" --scratch-path .build-docs \
+    -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$PWD/$graphs/all" \
+    -Xswiftc -symbol-graph-minimum-access-level -Xswiftc public
+done
 
-docc convert Sources/Rewind/Rewind.docc \
-  --additional-symbol-graph-dir "$graphs" \
-  --fallback-display-name Rewind --fallback-bundle-identifier org.rewind.Rewind \
-  --output-dir .build/docs/Rewind.doccarchive \
-  --warnings-as-errors
-echo "documentation: .build/docs/Rewind.doccarchive"
+for module in "${modules[@]}"; do
+  # Only the module's own graphs (and its extensions of others): its dependencies have their own archives.
+  mkdir -p "$graphs/$module"
+  cp "$graphs/all/$module.symbols.json" "$graphs/$module/"
+  find "$graphs/all" -name "$module@*.symbols.json" -exec cp {} "$graphs/$module/" \;
+  catalog=()
+  if [ -d "Sources/$module/$module.docc" ]; then catalog=("Sources/$module/$module.docc"); fi
+  docc convert "${catalog[@]}" \
+    --additional-symbol-graph-dir "$graphs/$module" \
+    --fallback-display-name "$module" --fallback-bundle-identifier "org.rewind.$module" \
+    --output-dir ".build/docs/$module.doccarchive" \
+    --warnings-as-errors
+  echo "documentation: .build/docs/$module.doccarchive"
+done

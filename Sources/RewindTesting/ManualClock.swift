@@ -5,7 +5,7 @@ import Synchronization
 /// A clock that moves only when a test says so: for effects that sleep, and for event timestamps.
 ///
 /// As a `Clock`, tasks sleeping on it wake in deadline order when ``advance(by:)`` passes their deadline.
-/// As an ``EventClock``, it stamps events with ``epoch`` plus the time advanced so far, so timestamps in
+/// As an `EventClock`, it stamps events with ``epoch`` plus the time advanced so far, so timestamps in
 /// tests are deterministic.
 public final class ManualClock: Clock, EventClock, Sendable {
   /// A point on a manual clock: the time advanced since it was created.

@@ -50,6 +50,8 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
   ///   - clock: stamps events; advance it to wake effects that sleep on it.
   ///   - actor: recorded as the actor of the events.
   ///   - history: the undo policy, for tests of ``undo(sourceLocation:assert:)`` and ``redo(sourceLocation:assert:)``.
+  ///   - sourceLocation: where a store released without `finish()` reports what it left unchecked (the
+  ///     caller, by default).
   public init<R: Reducer & Sendable>(
     initialState: State,
     reducer: R,

@@ -4,7 +4,7 @@ import Rewind
 ///
 /// Each action clears ``CarouselState/events`` and appends the delegate events it causes, in upstream
 /// order. Time enters only through ``CarouselAction/tick(now:)``. Out-of-range indices on removal are
-/// reported as a ``Diagnostic``; other bad input is clamped or ignored as documented on each action.
+/// reported as a `Diagnostic`; other bad input is clamped or ignored as documented on each action.
 ///
 /// ```swift
 /// let store = Store(initialState: CarouselState(itemWidth: 200), reducer: CarouselReducer())

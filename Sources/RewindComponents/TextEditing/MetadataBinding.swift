@@ -14,6 +14,7 @@ public struct MetadataBinding: Equatable, Sendable {
   /// Binds `value`'s stored properties in declaration order (labels matched case-insensitively).
   ///
   /// - Parameters:
+  ///   - value: the model whose properties fill the cell (by reflection).
   ///   - configured: the metadata views' texts from their configurations (`nil` or empty: free); its
   ///     count is the number of views, clamped to 0…3.
   ///   - formatter: formats other Date properties with the fixed `dd MMM yyyy` pattern.

@@ -2,7 +2,7 @@ import Foundation
 import Rewind
 import Synchronization
 
-/// A durable ``Journal``: a directory of segment files holding checksummed, hash-chained frames.
+/// A durable `Journal`: a directory of segment files holding checksummed, hash-chained frames.
 ///
 /// ```swift
 /// let journal = try FileJournal<Counter.Action>(directory: "/path/to/log")
