@@ -10,8 +10,9 @@ import Synchronization
 /// the structure; the caller calls ``finish()`` before it trusts what it read. When every check passes,
 /// the stored values are the computed ones, exactly as if the scan had computed them.
 ///
-/// At most two segments wait here at once, so a long log does not end up in memory while the hashing
-/// catches up (it rarely has to: hashing is faster than decoding and reducing).
+/// One segment is checked at a time, and the scan (several times faster than the hashing) waits with the
+/// next one in hand: so a long log does not end up in memory while the hashing catches up, and the hashing
+/// is idle only for the moment it takes to hand over the next segment.
 final class ChainCheck: Sendable {
   /// One frame to check: its hashed bytes in its segment, the chain value before it, the one it stores.
   struct Item: Sendable {
@@ -25,13 +26,13 @@ final class ChainCheck: Sendable {
 
   private let key: ChainKey?
   private let queue = DispatchQueue(label: "RewindLog chain check", qos: .userInitiated)
-  private let waiting = DispatchSemaphore(value: 2)
+  private let waiting = DispatchSemaphore(value: 1)
   /// The first frame whose chain value is wrong, in log order.
   private let failure = Mutex<FileJournalError?>(nil)
 
   init(key: ChainKey?) { self.key = key }
 
-  /// Queues the frames of one segment; blocks while two segments are still waiting.
+  /// Queues the frames of one segment; blocks while the previous one is still being checked.
   func submit(segment: String, bytes: [UInt8], frames: [Item]) {
     guard !frames.isEmpty else { return }
     waiting.wait()
