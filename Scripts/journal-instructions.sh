@@ -22,6 +22,15 @@ inclusive() {  # file, symbol pattern -> inclusive instruction count of the firs
   { callgrind_annotate --inclusive=yes "$1" 2> /dev/null | grep -E "$2" || true; } | head -1 | awk '{ gsub(",", "", $1); print $1 }'
 }
 
+every_thread() {  # run's output file prefix, symbol pattern -> the inclusive counts summed over its threads
+  local sum=0 found thread
+  for thread in "$1"-0*; do
+    found=$(inclusive "$thread" "$2")
+    sum=$((sum + ${found:-0}))
+  done
+  echo "$sum"
+}
+
 REWIND_BENCH_JOURNAL_LOG="$out/log" REWIND_BENCH_JOURNAL_ONLY=replay REWIND_BENCH_JOURNAL_COUNT="$events" \
   .build/release/rewind-bench journal > /dev/null 2>&1
 for mode in append append-codable replay replay-codable; do
@@ -31,22 +40,14 @@ for mode in append append-codable replay replay-codable; do
   case "$mode" in
     append*)
       appended=$(inclusive "$out/$mode.out-01" 'FileJournalC6appendyy0A05EventVyxGKF \[')
-      committed=0
-      for thread in "$out/$mode.out"-0*; do
-        found=$(inclusive "$thread" 'CommitterC3run.*yyF \[')
-        committed=$((committed + ${found:-0}))
-      done
+      committed=$(every_thread "$out/$mode.out" 'CommitterC3run.*yyF \[')
       printf '%-16s append %8d  committer %8d  instructions per event\n' "$mode" \
         $((appended / events)) $((committed / events))
       ;;
     replay*)
       # The bench opens the store twice (a warm-up and the measured run).
       opened=$(inclusive "$out/$mode.out-01" 'JournalSuite.swift:.*replayRate')
-      checked=0
-      for thread in "$out/$mode.out"-0*; do
-        found=$(inclusive "$thread" 'ChainCheck.swift:')
-        checked=$((checked + ${found:-0}))
-      done
+      checked=$(every_thread "$out/$mode.out" 'ChainCheck.swift:')
       printf '%-16s open, scan, decode, reduce %8d  chain check beside it %8d  instructions per event\n' \
         "$mode" $((opened / events / 2)) $((checked / events / 2))
       ;;

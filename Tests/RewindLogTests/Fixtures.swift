@@ -60,3 +60,24 @@ struct TemporaryDirectory: ~Copyable {
 }
 
 let testOptions = FileJournalOptions(durability: .grouped(), segmentSize: 4096)
+
+/// Appends `count` more events of ``event(_:)`` to the journal in `/log` on `fileSystem` (created if
+/// missing), `perFrame` at a time with a flush after each group, so each group is one frame; then closes it.
+func appendNotes(
+  _ count: UInt64, to fileSystem: FaultyFileSystem, perFrame: UInt64 = 1, segmentSize: Int = 4096,
+  key: ChainKey? = nil
+) throws {
+  let journal = try FileJournal<Note>(
+    directory: "/log", options: FileJournalOptions(durability: .grouped(), segmentSize: segmentSize, chainKey: key),
+    fileSystem: fileSystem)
+  var sequence = journal.lastSequence
+  let end = sequence + count
+  while sequence < end {
+    for _ in 0..<min(perFrame, end - sequence) {
+      sequence += 1
+      try journal.append(event(sequence))
+    }
+    try journal.flush()
+  }
+  try journal.close()
+}

@@ -16,17 +16,7 @@ import Testing
   }
 
   func append(count: UInt64, to fileSystem: FaultyFileSystem, key: ChainKey?, perFrame: UInt64 = 1, segmentSize: Int = 4096) throws {
-    let journal = try open(fileSystem, key: key, segmentSize: segmentSize)
-    var sequence = journal.lastSequence
-    let end = sequence + count
-    while sequence < end {
-      for _ in 0..<min(perFrame, end - sequence) {
-        sequence += 1
-        try journal.append(event(sequence))
-      }
-      try journal.flush()
-    }
-    try journal.close()
+    try appendNotes(count, to: fileSystem, perFrame: perFrame, segmentSize: segmentSize, key: key)
   }
 
   func open(_ fileSystem: FaultyFileSystem, key: ChainKey?, segmentSize: Int = 4096) throws -> FileJournal<Note> {

@@ -10,18 +10,7 @@ import Testing
   /// A log of `count` events in frames of `perFrame`, fully synced.
   func makeLog(count: UInt64, perFrame: UInt64 = 3, segmentSize: Int = 4096) throws -> FaultyFileSystem {
     let fileSystem = FaultyFileSystem(seed: 0)
-    let journal = try FileJournal<Note>(
-      directory: "/log", options: FileJournalOptions(durability: .grouped(), segmentSize: segmentSize),
-      fileSystem: fileSystem)
-    var sequence: UInt64 = 0
-    while sequence < count {
-      for _ in 0..<min(perFrame, count - sequence) {
-        sequence += 1
-        try journal.append(event(sequence))
-      }
-      try journal.flush()
-    }
-    try journal.close()
+    try appendNotes(count, to: fileSystem, perFrame: perFrame, segmentSize: segmentSize)
     return fileSystem
   }
 

@@ -194,14 +194,7 @@ struct WithSuper: Codable, Equatable {
     for seed in UInt64(0)..<1500 {
       var random = SplitMix64(seed: seed)
       var bytes = try BinaryEncoder().encode(Shape.random(using: &random))
-      for _ in 0..<(1 + random.next() % 3) where !bytes.isEmpty {
-        let position = Int(random.next() % UInt64(bytes.count))
-        switch random.next() % 3 {
-        case 0: bytes[position] = UInt8(truncatingIfNeeded: random.next())
-        case 1: bytes.removeSubrange(position...)
-        default: bytes.insert(UInt8(truncatingIfNeeded: random.next()), at: position)
-        }
-      }
+      mutate(&bytes, using: &random)
       let streamed = try? BinaryDecoder().decode(Shape.self, from: bytes)
       let tree = try? BinaryDecoder().decode(Shape.self, from: try BinaryValue.decode(bytes))
       if let streamed, let tree { #expect(tree == streamed, "seed \(seed)") }
@@ -313,14 +306,7 @@ enum Edit: Codable, Equatable, Sendable, BinaryCodable {
         bytes = (0..<Int(random.next() % 48)).map { _ in UInt8(truncatingIfNeeded: random.next()) }
       } else {
         bytes = Edit.random(using: &random).binaryEncoded
-        for _ in 0..<(1 + random.next() % 3) where !bytes.isEmpty {
-          let position = Int(random.next() % UInt64(bytes.count))
-          switch random.next() % 3 {
-          case 0: bytes[position] = UInt8(truncatingIfNeeded: random.next())
-          case 1: bytes.removeSubrange(position...)
-          default: bytes.insert(UInt8(truncatingIfNeeded: random.next()), at: position)
-          }
-        }
+        mutate(&bytes, using: &random)
       }
       _ = try? Edit(binaryEncoded: bytes)
       var reader = BinaryReader(bytes)
@@ -409,6 +395,18 @@ struct CodableEdit: Codable, Sendable {
     } throws: { error in
       guard case .unknownEventType("clear", schemaVersion: 1, let location, _)? = error as? FileJournalError else { return false }
       return location.sequence == 2
+    }
+  }
+}
+
+/// One to three seeded changes to `bytes`: a byte overwritten, the rest cut off, or a byte inserted.
+func mutate(_ bytes: inout [UInt8], using random: inout SplitMix64) {
+  for _ in 0..<(1 + random.next() % 3) where !bytes.isEmpty {
+    let position = Int(random.next() % UInt64(bytes.count))
+    switch random.next() % 3 {
+    case 0: bytes[position] = UInt8(truncatingIfNeeded: random.next())
+    case 1: bytes.removeSubrange(position...)
+    default: bytes.insert(UInt8(truncatingIfNeeded: random.next()), at: position)
     }
   }
 }

@@ -21,18 +21,7 @@ import Testing
 
   func makeLog(events: UInt64, perFrame: UInt64, key: ChainKey?) throws -> FaultyFileSystem {
     let fileSystem = FaultyFileSystem(seed: 0)
-    let journal = try FileJournal<Note>(
-      directory: "/log", options: FileJournalOptions(durability: .grouped(), segmentSize: 1024, chainKey: key),
-      fileSystem: fileSystem)
-    var sequence: UInt64 = 0
-    while sequence < events {
-      for _ in 0..<min(perFrame, events - sequence) {
-        sequence += 1
-        try journal.append(event(sequence))
-      }
-      try journal.flush()
-    }
-    try journal.close()
+    try appendNotes(events, to: fileSystem, perFrame: perFrame, segmentSize: 1024, key: key)
     return fileSystem
   }
 

@@ -227,6 +227,13 @@ struct StreamEncoder: Encoder {
   var codingPath: [any CodingKey] { path.keys }
   var userInfo: [CodingUserInfoKey: Any] { [:] }
 
+  /// What `superEncoder` hands out: an encoder that may be written after later fields cannot be streamed,
+  /// so the encoding is marked failed (and done again through the tree encoder) and this one writes nothing.
+  static func unstreamable(state: StreamEncodingState, path: CodingPath) -> StreamEncoder {
+    state.failed = true
+    return StreamEncoder(state: state, token: -1, path: path)
+  }
+
   func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
     _ = state.openContainer(token, keyed: true)
     return KeyedEncodingContainer(KeyedStreamEncoder<Key>(state: state, token: token, path: path))
@@ -300,15 +307,9 @@ private struct KeyedStreamEncoder<Key: CodingKey>: KeyedEncodingContainerProtoco
     return StreamEncoder(state: state, token: child, path: path.appending(key)).unkeyedContainer()
   }
 
-  mutating func superEncoder() -> any Encoder { unsupported() }
+  mutating func superEncoder() -> any Encoder { StreamEncoder.unstreamable(state: state, path: path) }
 
-  mutating func superEncoder(forKey key: Key) -> any Encoder { unsupported() }
-
-  /// `superEncoder` hands out an encoder that may be written after later fields: not streamable.
-  private func unsupported() -> any Encoder {
-    state.failed = true
-    return StreamEncoder(state: state, token: -1, path: path)
-  }
+  mutating func superEncoder(forKey key: Key) -> any Encoder { StreamEncoder.unstreamable(state: state, path: path) }
 }
 
 private struct UnkeyedStreamEncoder: UnkeyedEncodingContainer {
@@ -369,10 +370,7 @@ private struct UnkeyedStreamEncoder: UnkeyedEncodingContainer {
     return StreamEncoder(state: state, token: child, path: path.appending(IndexKey(index: index))).unkeyedContainer()
   }
 
-  mutating func superEncoder() -> any Encoder {
-    state.failed = true
-    return StreamEncoder(state: state, token: -1, path: path)
-  }
+  mutating func superEncoder() -> any Encoder { StreamEncoder.unstreamable(state: state, path: path) }
 }
 
 private struct SingleValueStreamEncoder: SingleValueEncodingContainer {

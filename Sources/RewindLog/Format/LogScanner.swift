@@ -65,15 +65,7 @@ struct LogScanner {
   }
 
   func readAll(_ name: String) throws(FileJournalError) -> [UInt8] {
-    let path = directory + "/" + name
-    do {
-      let file = try fileSystem.openForReading(path)
-      defer { file.close() }
-      let size = try file.size()
-      return try file.read(at: 0, count: Int(size))
-    } catch {
-      throw .io(error)
-    }
+    do { return try fileSystem.readAll(directory + "/" + name) } catch { throw .io(error) }
   }
 
   /// Scans every segment. Throws for damage anywhere but an incomplete tail of the last segment.

@@ -527,9 +527,6 @@ public final class FileJournal<Action: Codable & Sendable>: Journal {
       sequence: location.sequence, timestamp: record.timestamp, metadata: record.metadata, payload: payload)
   }
 
-  /// Where an app action sits in an encoded `Event`: `payload` → `action` → its single unlabeled value.
-  private static var actionPath: ArraySlice<String> { ["payload", "action", "_0"] }
-
   /// Decodes an event of another schema version: as a tree, upcast, then as `Event<Action>`.
   private func decodeUpcasting(_ record: EventRecord, at location: EventLocation) throws -> Event<Action> {
     let target = schemaVersion
@@ -541,26 +538,7 @@ public final class FileJournal<Action: Codable & Sendable>: Journal {
         sequence: location.sequence, typeName: record.typeName, schemaVersion: record.schemaVersion,
         reason: String(describing: error))
     }
-    var typeName = record.typeName
-    var version = record.schemaVersion
-    // History commands belong to the store, not to the app's action type: they are never upcast.
-    if let action = tree.value(at: Self.actionPath) {
-      do {
-        let upcast = try upcasters.upcast(
-          action, typeName: record.typeName, from: record.schemaVersion, to: target)
-        _ = tree.replace(at: Self.actionPath, with: upcast.action)
-        (typeName, version) = (upcast.typeName, target)
-      } catch {
-        switch error {
-        case .noStep(_, let missing):
-          throw FileJournalError.noUpcastPath(
-            record.typeName, from: record.schemaVersion, to: target, missingStep: missing, at: location)
-        case .stepFailed(_, let step, let reason):
-          throw FileJournalError.upcastFailed(
-            record.typeName, schemaVersion: step, at: location, reason: reason)
-        }
-      }
-    }
+    let (typeName, version) = try record.upcast(&tree, to: target, with: upcasters, at: location)
     do {
       switch record.codec {
       case .binary: return try BinaryDecoder().decode(Event<Action>.self, from: tree)
@@ -578,7 +556,7 @@ public final class FileJournal<Action: Codable & Sendable>: Journal {
   /// does not fit.
   private static func decodingFailure(
     _ error: any Error, typeName: String, version: UInt64, at location: EventLocation,
-    actionPath: [String] = Array(actionPath)
+    actionPath: [String] = Array(EventRecord.actionPath)
   ) -> FileJournalError {
     if case .unknownCase(let name, _)? = error as? BinaryCodecError, actionPath.isEmpty {
       return .unknownEventType(

@@ -134,16 +134,11 @@ public struct LogReader: Sendable {
 
   /// Every snapshot file in the directory, newest first, checked against this log.
   public func snapshots() -> [SnapshotSummary] {
-    let names = ((try? fileSystem.contents(of: directory)) ?? [])
-      .compactMap { name in SnapshotFile.sequence(fromFileName: name).map { (name, $0) } }
-      .sorted { $0.1 > $1.1 }
-    return names.map { name, sequence in
+    return SnapshotFile.files(in: directory, fileSystem: fileSystem).map { name, sequence in
       var summary = SnapshotSummary(file: name, sequence: sequence, bytes: 0)
       let bytes: [UInt8]
       do {
-        let file = try fileSystem.open(directory + "/" + name, create: false)
-        defer { file.close() }
-        bytes = try file.read(at: 0, count: Int(try file.size()))
+        bytes = try fileSystem.readAll(directory + "/" + name)
       } catch {
         summary.problem = .damaged(String(describing: error))
         return summary

@@ -41,15 +41,10 @@ extension FileJournal {
   /// snapshots passed over and why. A damaged or mismatching snapshot falls back to an older one.
   public func loadSnapshot<State: Decodable>(_ type: State.Type) -> (state: State?, sequence: UInt64, recovery: SnapshotRecovery) {
     var rejected: [SnapshotRejection] = []
-    let names = ((try? fileSystem.contents(of: directory)) ?? [])
-      .compactMap { name in SnapshotFile.sequence(fromFileName: name).map { (name, $0) } }
-      .sorted { $0.1 > $1.1 }
-    for (name, sequence) in names {
+    for (name, sequence) in SnapshotFile.files(in: directory, fileSystem: fileSystem) {
       let bytes: [UInt8]
       do {
-        let file = try fileSystem.open(directory + "/" + name, create: false)
-        defer { file.close() }
-        bytes = try file.read(at: 0, count: Int(try file.size()))
+        bytes = try fileSystem.readAll(directory + "/" + name)
       } catch {
         rejected.append(SnapshotRejection(file: name, reason: .damaged(String(describing: error))))
         continue

@@ -60,6 +60,13 @@ struct SnapshotFile {
     guard name.hasPrefix("snapshot-"), name.hasSuffix(".bin") else { return nil }
     return UInt64(name.dropFirst(9).dropLast(4))
   }
+
+  /// The snapshot files in `directory` with their sequence numbers, newest first (none if it cannot be read).
+  static func files(in directory: String, fileSystem: any LogFileSystem) -> [(name: String, sequence: UInt64)] {
+    ((try? fileSystem.contents(of: directory)) ?? [])
+      .compactMap { name in sequence(fromFileName: name).map { (name, $0) } }
+      .sorted { $0.sequence > $1.sequence }
+  }
 }
 
 /// A snapshot that opening did not use, and why.

@@ -6,7 +6,7 @@ enum EventsCommand {
     CommandSpec(
       name: "events", summary: "List events, filtered by range, type, actor and source",
       positionals: [.init("DIR", help: "the log directory")],
-      options: [KeyFile.option, 
+      options: [KeyFile.option,
         .value("from", "N", help: "first sequence number (default 1)"),
         .value("to", "N", help: "last sequence number (default the newest)"),
         .value("type", "T", repeatable: true, help: "only events of type T (e.g. an action's case name)"),

@@ -6,7 +6,7 @@ enum SnapshotsCommand {
     CommandSpec(
       name: "snapshots", summary: "List snapshots and whether each matches the log",
       positionals: [.init("DIR", help: "the log directory")],
-      options: [KeyFile.option, 
+      options: [KeyFile.option,
         .value("state", "SEQ", help: "also print the state of the snapshot at SEQ as a tree"),
         .flag("json", help: "print a JSON array"),
       ],

@@ -8,7 +8,7 @@ public typealias TimelineStates = @Sendable (_ reader: LogReader, _ range: Close
 /// `rewind timeline DIR`: one self-contained HTML page to browse a log.
 enum TimelineCommand {
   static func command(states: TimelineStates?) -> ToolCommand {
-    var options: [CommandSpec.Option] = [KeyFile.option, 
+    var options: [CommandSpec.Option] = [KeyFile.option,
       .value("output", "FILE", short: "o", help: "where to write the page (default timeline.html)"),
       .value("from", "N", help: "first sequence number (default 1)"),
       .value("to", "N", help: "last sequence number (default the newest)"),
