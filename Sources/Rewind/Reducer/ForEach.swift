@@ -23,7 +23,7 @@ extension Reducer {
   /// An action for an id that is not in the collection changes nothing; it is reported as a ``Diagnostic``
   /// (kind ``Diagnostic/Kind/elementMissing``) through the store's diagnostics hook, never a crash.
   ///
-  /// - Complexity: O(1) to find the element, whatever the collection's size.
+  /// - Complexity: O(log n) to find the element and change it in place.
   @inlinable
   public func forEach<
     ElementState: Identifiable, ElementAction, Element: Reducer<ElementState, ElementAction>
@@ -61,13 +61,10 @@ where Element.State: Identifiable, Element.State.ID: Sendable {
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
     var elementEffect = Effect<Parent.Action>.none
     if let addressed = toElementAction.extract(action) {
-      if let index = state[keyPath: toElements].index(id: addressed.id) {
-        let id = addressed.id
-        let embed = toElementAction.embed
-        elementEffect = state[keyPath: toElements].updateElement(at: index) {
-          element.reduce(into: &$0, action: addressed.action)
-        }
-        .map { embed(IdentifiedAction(id: id, action: $0)) }
+      let id = addressed.id
+      let embed = toElementAction.embed
+      if let effect = state[keyPath: toElements].updateElement(id: id, { element.reduce(into: &$0, action: addressed.action) }) {
+        elementEffect = effect.map { embed(IdentifiedAction(id: id, action: $0)) }
       } else {
         elementEffect = .diagnostic(
           Diagnostic(

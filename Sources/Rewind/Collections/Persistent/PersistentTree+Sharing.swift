@@ -1,0 +1,130 @@
+extension PersistentTree {
+  /// A position in a tree for a walk from one end: the path from the root to the current value.
+  @usableFromInline
+  struct Cursor {
+    @usableFromInline
+    struct Frame {
+      @usableFromInline var node: TreeNode<Value>
+      /// The child being visited (inner nodes) or the current value (the leaf).
+      @usableFromInline var index: Int
+
+      @inlinable
+      init(node: TreeNode<Value>, index: Int) {
+        self.node = node
+        self.index = index
+      }
+    }
+
+    @usableFromInline var frames: [Frame] = []
+    @usableFromInline let forward: Bool
+    @usableFromInline var isAtEnd = false
+
+    /// A cursor at the first value (`forward`) or the last.
+    @inlinable
+    init(_ tree: PersistentTree, forward: Bool) {
+      self.forward = forward
+      if tree.count == 0 {
+        isAtEnd = true
+        return
+      }
+      descend(from: tree.root)
+    }
+
+    /// The index a walk enters `node` at.
+    @inlinable
+    func entry(of node: TreeNode<Value>) -> Int { forward ? 0 : node.width &- 1 }
+
+    @inlinable
+    mutating func descend(from start: TreeNode<Value>) {
+      var node = start
+      while true {
+        frames.append(Frame(node: node, index: entry(of: node)))
+        if node.isLeaf { return }
+        node = node.children[entry(of: node)]
+      }
+    }
+
+    /// The depth of the leaf frame.
+    @inlinable
+    var leafDepth: Int { frames.count &- 1 }
+
+    /// The current value.
+    @inlinable
+    var value: Value { frames[leafDepth].node.values[frames[leafDepth].index] }
+
+    /// The smallest depth whose node begins (in the walk's direction) at the current value; `leafDepth + 1`
+    /// when the current value is inside its leaf.
+    @inlinable
+    var alignedDepth: Int {
+      var depth = leafDepth
+      while depth >= 0 && frames[depth].index == entry(of: frames[depth].node) { depth &-= 1 }
+      return depth &+ 1
+    }
+
+    /// Moves past the subtree at `depth`, or past the current value when `depth` is `frames.count`.
+    @inlinable
+    mutating func skip(depth: Int) {
+      var level = depth &- 1
+      while level >= 0 {
+        let next = frames[level].index &+ (forward ? 1 : -1)
+        if next >= 0 && next < frames[level].node.width {
+          frames[level].index = next
+          frames.removeSubrange((level &+ 1)...)
+          if !frames[level].node.isLeaf { descend(from: frames[level].node.children[next]) }
+          return
+        }
+        level &-= 1
+      }
+      isAtEnd = true
+    }
+  }
+
+  /// How many values, from the front (`forward`) or the back, `self` and `other` have in common, up to
+  /// `limit`: equal by `same`, or inside a subtree both share (whose values are taken as the same, so
+  /// `same` must hold for a value and itself).
+  ///
+  /// - Complexity: O((s + 1) · log n), where s is the number of subtrees the walk steps over, plus the
+  ///   values it compares one by one; for two versions of one tree that differ in one place,
+  ///   O(fanout · log n).
+  @inlinable
+  func sharedRun(
+    with other: PersistentTree, forward: Bool, limit: Int, same: (Value, Value) -> Bool
+  ) -> Int {
+    var mine = Cursor(self, forward: forward)
+    var theirs = Cursor(other, forward: forward)
+    var matched = 0
+    walk: while matched < limit && !mine.isAtEnd && !theirs.isAtEnd {
+      // The tallest subtree both trees have here, if it is one node: step over it whole.
+      let myTop = mine.leafDepth &- mine.alignedDepth
+      let theirTop = theirs.leafDepth &- theirs.alignedDepth
+      var height = Swift.min(myTop, theirTop)
+      while height >= 0 {
+        let node = mine.frames[mine.leafDepth &- height].node
+        if node === theirs.frames[theirs.leafDepth &- height].node && matched &+ node.count <= limit {
+          mine.skip(depth: mine.leafDepth &- height)
+          theirs.skip(depth: theirs.leafDepth &- height)
+          matched &+= node.count
+          continue walk
+        }
+        height &-= 1
+      }
+      guard same(mine.value, theirs.value) else { break }
+      mine.skip(depth: mine.frames.count)
+      theirs.skip(depth: theirs.frames.count)
+      matched &+= 1
+    }
+    return matched
+  }
+
+  /// Whether both trees hold equal values in the same order, stepping over shared subtrees.
+  /// - Complexity: O(1) for the same storage; for versions of one tree, proportional to what differs.
+  @inlinable
+  func elementsEqual(_ other: PersistentTree, by same: (Value, Value) -> Bool) -> Bool {
+    if isIdentical(to: other) { return true }
+    guard count == other.count else { return false }
+    return sharedRun(with: other, forward: true, limit: count, same: same) == count
+  }
+}
+
+extension PersistentTree.Cursor: Sendable where Value: Sendable {}
+extension PersistentTree.Cursor.Frame: Sendable where Value: Sendable {}

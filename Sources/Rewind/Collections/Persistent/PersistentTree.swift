@@ -1,0 +1,366 @@
+/// A persistent B+-tree of values addressed by position (and, in a keyed tree, by key): the storage of
+/// ``PersistentArray`` and ``IdentifiedArray``.
+///
+/// A value of this type is a reference to a root node. Copying it is O(1); the first mutation of a copy
+/// copies the nodes on the path to what it changes, O(log n) of them, and shares everything else with the
+/// original. Values live in leaves of up to `TreeNode.leafCapacity` contiguous elements; a tree of one leaf
+/// is a plain contiguous buffer.
+@usableFromInline
+struct PersistentTree<Value> {
+  @usableFromInline var root: TreeNode<Value>
+
+  /// An empty tree.
+  @inlinable
+  init() { root = TreeNode(values: [], keys: []) }
+
+  @inlinable
+  init(root: TreeNode<Value>) { self.root = root }
+
+  /// The number of values.
+  @inlinable
+  var count: Int { root.count }
+
+  /// Whether both trees are the same storage (then they are equal without looking further).
+  @inlinable
+  func isIdentical(to other: Self) -> Bool { root === other.root }
+
+  // MARK: Reading
+
+  /// The value at `position`.
+  /// - Complexity: O(log n).
+  @inlinable
+  subscript(position: Int) -> Value {
+    var node = root
+    var offset = position
+    while !node.isLeaf {
+      let (index, inner) = node.child(containing: offset)
+      offset = inner
+      node = node.children[index]
+    }
+    return node.values[offset]
+  }
+
+  /// The key of the value at `position` (keyed trees).
+  /// - Complexity: O(log n).
+  @inlinable
+  func key(at position: Int) -> UInt64 {
+    var node = root
+    var offset = position
+    while !node.isLeaf {
+      let (index, inner) = node.child(containing: offset)
+      offset = inner
+      node = node.children[index]
+    }
+    return node.keys[offset]
+  }
+
+  /// The position of the first value whose key is at least `key` (`count` when there is none).
+  /// - Complexity: O(log n).
+  @inlinable
+  func lowerBound(key: UInt64) -> Int {
+    var node = root
+    var base = 0
+    while !node.isLeaf {
+      let index = node.firstIndex(ofKeyAtLeast: key)
+      if index == node.keys.count { return root.count }
+      base &+= node.start(ofChild: index)
+      node = node.children[index]
+    }
+    return base &+ node.firstIndex(ofKeyAtLeast: key)
+  }
+
+  /// The position of the value whose key is exactly `key`, with that value.
+  /// - Complexity: O(log n).
+  @inlinable
+  func find(key: UInt64) -> (position: Int, value: Value)? {
+    var node = root
+    var base = 0
+    while !node.isLeaf {
+      let index = node.firstIndex(ofKeyAtLeast: key)
+      if index == node.keys.count { return nil }
+      base &+= node.start(ofChild: index)
+      node = node.children[index]
+    }
+    let offset = node.firstIndex(ofKeyAtLeast: key)
+    guard offset < node.keys.count, node.keys[offset] == key else { return nil }
+    return (base &+ offset, node.values[offset])
+  }
+
+  /// The position of the first value with key `key` that `matches` accepts: for keys that may repeat
+  /// (hashes), which sit next to each other.
+  /// - Complexity: O(log n + r) for r values with that key.
+  @inlinable
+  func firstPosition(ofKey key: UInt64, where matches: (Value) -> Bool) -> Int? {
+    var node = root
+    var base = 0
+    while !node.isLeaf {
+      let index = node.firstIndex(ofKeyAtLeast: key)
+      if index == node.keys.count { return nil }
+      base &+= node.start(ofChild: index)
+      node = node.children[index]
+    }
+    var offset = node.firstIndex(ofKeyAtLeast: key)
+    while offset < node.keys.count {
+      guard node.keys[offset] == key else { return nil }
+      if matches(node.values[offset]) { return base &+ offset }
+      offset &+= 1
+    }
+    // Equal keys that run on into the next leaf: colliding hashes only.
+    var position = base &+ offset
+    while position < count, self.key(at: position) == key {
+      if matches(self[position]) { return position }
+      position &+= 1
+    }
+    return nil
+  }
+
+  // MARK: Changing values in place
+
+  /// Makes the root referenced by this tree alone.
+  @inlinable
+  mutating func makeRootUnique() {
+    if !isKnownUniquelyReferenced(&root) { root = TreeNode(copying: root) }
+  }
+
+  /// Runs `body` on the value at `position`, in place when the path to it is not shared.
+  /// - Complexity: O(log n), plus copying the shared nodes on the path (O(log n) of them).
+  @inlinable
+  mutating func update<R>(at position: Int, _ body: (inout Value) throws -> R) rethrows -> R {
+    makeRootUnique()
+    var node = root
+    var offset = position
+    while !node.isLeaf {
+      let (index, inner) = node.child(containing: offset)
+      node.makeChildUnique(index)
+      offset = inner
+      node = node.children[index]
+    }
+    return try body(&node.values[offset])
+  }
+
+  /// Runs `body` on the value whose key is `key` (keyed trees, unique keys); `nil` when there is none.
+  /// - Complexity: O(log n), plus copying the shared nodes on the path.
+  @inlinable
+  mutating func update<R>(key: UInt64, _ body: (inout Value) throws -> R) rethrows -> R? {
+    makeRootUnique()
+    var node = root
+    while !node.isLeaf {
+      let index = node.firstIndex(ofKeyAtLeast: key)
+      if index == node.keys.count { return nil }
+      node.makeChildUnique(index)
+      node = node.children[index]
+    }
+    let offset = node.firstIndex(ofKeyAtLeast: key)
+    guard offset < node.keys.count, node.keys[offset] == key else { return nil }
+    return try body(&node.values[offset])
+  }
+
+  /// Gives the value at `position` the key `key`, which must keep the keys in order.
+  /// - Complexity: O(log n).
+  @inlinable
+  mutating func setKey(_ key: UInt64, at position: Int) {
+    makeRootUnique()
+    root.setKey(key, at: position)
+  }
+
+  // MARK: Inserting and removing
+
+  /// Inserts `value` at `position` (`0 ... count`); in a keyed tree `key` must fit between its
+  /// neighbours' keys, and `nil` makes the changed nodes unkeyed (``PersistentArray``).
+  /// - Complexity: O(log n).
+  @inlinable
+  mutating func insert(_ value: Value, key: UInt64?, at position: Int) {
+    makeRootUnique()
+    let atEnd = position == root.count
+    if let sibling = root.insert(value, key: key, at: position, atEnd: atEnd) {
+      root = TreeNode(children: [root, sibling], keyed: key != nil)
+    }
+  }
+
+  /// Removes and returns the value at `position`; `keyed` keeps the keys of a keyed tree up to date, and
+  /// false makes the changed nodes unkeyed.
+  /// - Complexity: O(log n).
+  @inlinable
+  @discardableResult
+  mutating func remove(at position: Int, keyed: Bool) -> Value {
+    makeRootUnique()
+    let removed = root.remove(at: position, keyed: keyed)
+    while !root.isLeaf && root.children.count == 1 { root = root.children[0] }
+    return removed
+  }
+
+  /// Removes every value.
+  @inlinable
+  mutating func removeAll() { root = TreeNode(values: [], keys: []) }
+}
+
+extension PersistentTree: Sendable where Value: Sendable {}
+
+extension TreeNode {
+  @inlinable
+  func setKey(_ key: UInt64, at offset: Int) {
+    if isLeaf {
+      keys[offset] = key
+      return
+    }
+    let (index, inner) = child(containing: offset)
+    makeChildUnique(index)
+    children[index].setKey(key, at: inner)
+    keys[index] = children[index].lastKey
+  }
+
+  /// Inserts into this subtree, which must be referenced by its parent alone.
+  /// - Returns: a new right sibling when this node had to split.
+  @inlinable
+  func insert(_ value: Value, key: UInt64?, at offset: Int, atEnd: Bool) -> TreeNode? {
+    if isLeaf {
+      values.insert(value, at: offset)
+      if let key { keys.insert(key, at: offset) } else if !keys.isEmpty { keys = [] }
+      return values.count > Self.leafCapacity ? split(atEnd: atEnd) : nil
+    }
+    let (index, inner) = child(forInsertionAt: offset)
+    makeChildUnique(index)
+    let child = children[index]
+    let sibling = child.insert(value, key: key, at: inner, atEnd: atEnd)
+    var next = index &+ 1
+    if let sibling {
+      children.insert(sibling, at: index &+ 1)
+      let before = start(ofChild: index)
+      ends[index] = before &+ child.count
+      ends.insert(ends[index] &+ sibling.count, at: index &+ 1)
+      if key != nil {
+        keys[index] = child.lastKey
+        keys.insert(sibling.lastKey, at: index &+ 1)
+      }
+      next = index &+ 2
+    } else {
+      ends[index] &+= 1
+      if key != nil { keys[index] = child.lastKey }
+    }
+    while next < ends.count {
+      ends[next] &+= 1
+      next &+= 1
+    }
+    if key == nil && !keys.isEmpty { keys = [] }
+    return children.count > Self.innerCapacity ? split(atEnd: atEnd) : nil
+  }
+
+  /// Splits an overfull node in two and returns the right half. A node that grew by appending at the very
+  /// end of the tree keeps its full capacity and hands on one entry, so that a list built by appending
+  /// ends up with full nodes.
+  @inlinable
+  func split(atEnd: Bool) -> TreeNode {
+    if isLeaf {
+      let keep = atEnd ? Self.leafCapacity : values.count / 2
+      // Fresh buffers of the exact size: the grown one had doubled its capacity.
+      let right = TreeNode(values: Array(values[keep...]), keys: keys.isEmpty ? [] : Array(keys[keep...]))
+      values = Array(values[..<keep])
+      if !keys.isEmpty { keys = Array(keys[..<keep]) }
+      return right
+    }
+    let keep = atEnd ? Self.innerCapacity : children.count / 2
+    let right = TreeNode(children: Array(children[keep...]), keyed: !keys.isEmpty)
+    children = Array(children[..<keep])
+    ends = Array(ends[..<keep])
+    if !keys.isEmpty { keys = Array(keys[..<keep]) }
+    return right
+  }
+
+  /// Removes from this subtree, which must be referenced by its parent alone.
+  @inlinable
+  func remove(at offset: Int, keyed: Bool) -> Value {
+    if isLeaf {
+      if keyed { keys.remove(at: offset) } else if !keys.isEmpty { keys = [] }
+      return values.remove(at: offset)
+    }
+    let (index, inner) = child(containing: offset)
+    makeChildUnique(index)
+    let removed = children[index].remove(at: inner, keyed: keyed)
+    for position in index..<ends.count { ends[position] &-= 1 }
+    if !keyed && !keys.isEmpty { keys = [] }
+    if children[index].count == 0 && children.count > 1 {
+      // An emptied child goes (its parent keeps at least one child; the tree's root collapses).
+      children.remove(at: index)
+      ends.remove(at: index)
+      if keyed { keys.remove(at: index) }
+    } else if children[index].width < children[index].minimumWidth && children.count > 1 {
+      rebalance(child: index, keyed: keyed)
+    } else if keyed && children[index].count > 0 {
+      keys[index] = children[index].lastKey
+    }
+    return removed
+  }
+
+  /// Merges the underfull `children[index]` with a neighbour, or evens the two out when together they
+  /// would not fit in one node.
+  @inlinable
+  func rebalance(child index: Int, keyed: Bool) {
+    let left = index > 0 ? index &- 1 : index
+    let right = left &+ 1
+    makeChildUnique(left)
+    makeChildUnique(right)
+    let a = children[left]
+    let b = children[right]
+    let keepKeys = keyed && a.isKeyed && b.isKeyed
+    let capacity = a.isLeaf ? Self.leafCapacity : Self.innerCapacity
+    if a.width &+ b.width <= capacity {
+      a.absorb(b, keyed: keepKeys)
+      children.remove(at: right)
+      ends.remove(at: left)
+      if keyed {
+        keys.remove(at: right)
+        keys[left] = a.lastKey
+      }
+    } else {
+      a.share(with: b, keyed: keepKeys)
+      ends[left] = start(ofChild: left) &+ a.count
+      if keyed {
+        keys[left] = a.lastKey
+        keys[right] = b.lastKey
+      }
+    }
+  }
+
+  /// Appends the entries of `other`, a sibling of the same height, to this node.
+  @inlinable
+  func absorb(_ other: TreeNode, keyed: Bool) {
+    if isLeaf {
+      values.append(contentsOf: other.values)
+      if keyed { keys.append(contentsOf: other.keys) } else { keys = [] }
+      return
+    }
+    var total = count
+    for child in other.children {
+      total &+= child.count
+      ends.append(total)
+    }
+    children.append(contentsOf: other.children)
+    if keyed { keys.append(contentsOf: other.keys) } else { keys = [] }
+  }
+
+  /// Moves entries between this node and `other`, its right sibling, so that each holds about half.
+  @inlinable
+  func share(with other: TreeNode, keyed: Bool) {
+    if isLeaf {
+      let all = values + other.values
+      let half = all.count / 2
+      values = Array(all[..<half])
+      other.values = Array(all[half...])
+      if keyed {
+        let allKeys = keys + other.keys
+        keys = Array(allKeys[..<half])
+        other.keys = Array(allKeys[half...])
+      } else {
+        keys = []
+        other.keys = []
+      }
+      return
+    }
+    let all = children + other.children
+    let half = all.count / 2
+    let left = TreeNode(children: Array(all[..<half]), keyed: keyed)
+    let right = TreeNode(children: Array(all[half...]), keyed: keyed)
+    (children, ends, keys) = (left.children, left.ends, left.keys)
+    (other.children, other.ends, other.keys) = (right.children, right.ends, right.keys)
+  }
+}
