@@ -4,11 +4,11 @@ extension PersistentArray where Element: Differentiable {
   /// The staged changes that turn `source` into `target`: the same result as
   /// `StagedChangeset(source:target:)`, in time proportional to what differs when the two share storage.
   ///
-  /// Both ends are first matched by walking the two trees from the front and from the back, stepping over
-  /// the subtrees they share without looking inside (so a value and itself must be content-equal, as `==`
-  /// is); the general diff then runs on what is left between the matched ends, and its stages are
-  /// assembled back onto both collections, sharing their storage. When what is left is large, the general
-  /// diff runs on everything.
+  /// The common prefix and suffix (equal identifiers, as the general diff defines them) are found by
+  /// walking the two trees from the front and from the back, stepping over the subtrees they share without
+  /// looking inside (so a value must be content-equal to itself, as `==` is); the general diff then runs on
+  /// what is left between them, and its stages are assembled back onto both collections, sharing their
+  /// storage. When what is left is large, the general diff runs on everything.
   ///
   /// - Complexity: O(log n) to find a change between versions of one collection, plus O(w · log n) for
   ///   the w elements between the first and last change (so a one-row edit of a million-row list costs
@@ -19,34 +19,22 @@ extension PersistentArray where Element: Differentiable {
     let sourceCount = source.count
     let targetCount = target.count
     let shorter = Swift.min(sourceCount, targetCount)
-    let same = { (old: Element, new: Element) -> Bool in
-      old.differenceIdentifier == new.differenceIdentifier && new.isContentEqual(to: old)
-    }
-
-    // The common prefix, as the general diff finds it (equal identifiers), with its content updates.
-    var prefix = source.tree.sharedRun(with: target.tree, forward: true, limit: shorter, same: same)
+    // The common prefix and suffix exactly as the general diff finds them (equal identifiers), with the
+    // content updates inside them; shared subtrees are stepped over, as they hold no update.
     var updates: [(target: Int, source: Int)] = []
-    if prefix < shorter {
-      var old = PersistentTree.Iterator(source.tree, from: prefix)
-      var new = PersistentTree.Iterator(target.tree, from: prefix)
-      while prefix < shorter, let before = old.next(), let after = new.next(),
-        before.differenceIdentifier == after.differenceIdentifier
-      {
-        if !after.isContentEqual(to: before) { updates.append((prefix, prefix)) }
-        prefix &+= 1
-      }
+    let prefix = source.tree.sharedRun(with: target.tree, forward: true, limit: shorter) { old, new, offset in
+      guard old.differenceIdentifier == new.differenceIdentifier else { return false }
+      if !new.isContentEqual(to: old) { updates.append((offset, offset)) }
+      return true
     }
-    // The common suffix likewise, within what the prefix left.
-    var suffix = source.tree.sharedRun(with: target.tree, forward: false, limit: shorter &- prefix, same: same)
     var suffixUpdates: [(target: Int, source: Int)] = []
-    while suffix < shorter &- prefix {
-      let before = source.tree[sourceCount &- 1 &- suffix]
-      let after = target.tree[targetCount &- 1 &- suffix]
-      guard before.differenceIdentifier == after.differenceIdentifier else { break }
-      if !after.isContentEqual(to: before) {
-        suffixUpdates.append((targetCount &- 1 &- suffix, sourceCount &- 1 &- suffix))
+    let suffix = source.tree.sharedRun(with: target.tree, forward: false, limit: shorter &- prefix) {
+      old, new, offset in
+      guard old.differenceIdentifier == new.differenceIdentifier else { return false }
+      if !new.isContentEqual(to: old) {
+        suffixUpdates.append((targetCount &- 1 &- offset, sourceCount &- 1 &- offset))
       }
-      suffix &+= 1
+      return true
     }
 
     let sourceMiddle = prefix..<(sourceCount &- suffix)

@@ -80,15 +80,16 @@ extension PersistentTree {
   }
 
   /// How many values, from the front (`forward`) or the back, `self` and `other` have in common, up to
-  /// `limit`: equal by `same`, or inside a subtree both share (whose values are taken as the same, so
-  /// `same` must hold for a value and itself).
+  /// `limit`: accepted by `same` (called with the two values and how many matched before them), or inside
+  /// a subtree both share, which is stepped over without calling `same` (so `same` must accept a value
+  /// and itself).
   ///
   /// - Complexity: O((s + 1) · log n), where s is the number of subtrees the walk steps over, plus the
   ///   values it compares one by one; for two versions of one tree that differ in one place,
   ///   O(fanout · log n).
   @inlinable
   func sharedRun(
-    with other: PersistentTree, forward: Bool, limit: Int, same: (Value, Value) -> Bool
+    with other: PersistentTree, forward: Bool, limit: Int, same: (Value, Value, Int) -> Bool
   ) -> Int {
     var mine = Cursor(self, forward: forward)
     var theirs = Cursor(other, forward: forward)
@@ -108,7 +109,7 @@ extension PersistentTree {
         }
         height &-= 1
       }
-      guard same(mine.value, theirs.value) else { break }
+      guard same(mine.value, theirs.value, matched) else { break }
       mine.skip(depth: mine.frames.count)
       theirs.skip(depth: theirs.frames.count)
       matched &+= 1
@@ -122,7 +123,7 @@ extension PersistentTree {
   func elementsEqual(_ other: PersistentTree, by same: (Value, Value) -> Bool) -> Bool {
     if isIdentical(to: other) { return true }
     guard count == other.count else { return false }
-    return sharedRun(with: other, forward: true, limit: count, same: same) == count
+    return sharedRun(with: other, forward: true, limit: count) { mine, theirs, _ in same(mine, theirs) } == count
   }
 }
 
