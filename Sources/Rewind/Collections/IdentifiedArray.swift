@@ -38,7 +38,7 @@ public struct IdentifiedArray<Element: Identifiable> {
     duplicate = built.duplicate
     index = built.index
     tree = PersistentTree(values: elements, keys: labels)
-    checkInvariantsIfEnabled()
+    if duplicate == nil { checkInvariantsIfEnabled() }
   }
 
   /// Creates a collection from elements whose ids are unique.
