@@ -120,6 +120,27 @@ public struct IdentifiedArray<Element: Identifiable> {
         append(newValue)
       }
     }
+    // `rows[id: id]?.flag.toggle()`: one lookup, where a get and a set would take two.
+    _modify {
+      guard let label = index.label(of: id), let (leaf, offset) = tree.uniqueLeaf(key: label) else {
+        var added: Element?
+        yield &added
+        if let added {
+          precondition(added.id == id, "IdentifiedArray: element stored under id \(id) has id \(added.id)")
+          append(added)
+        }
+        return
+      }
+      var element: Element? = leaf.values[offset]
+      yield &element
+      if let element {
+        precondition(element.id == id, "IdentifiedArray: an update changed element id \(id)")
+        leaf.values[offset] = element
+        checkInvariantsIfEnabled()
+      } else {
+        remove(id: id)
+      }
+    }
   }
 
   /// Mutates the element with `id` in place, if there is one; its id must not change.

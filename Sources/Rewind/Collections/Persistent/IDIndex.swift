@@ -67,7 +67,7 @@ struct IDIndex<ID: Hashable> {
   func label(of id: ID) -> UInt64? {
     let hash = Self.hash(id)
     // The common case, one descent: the first entry with this hash is the id's.
-    var node = tree.root
+    unowned(unsafe) var node = tree.root  // kept alive by `tree`
     while !node.isLeaf {
       let index = node.firstIndex(ofKeyAtLeast: hash)
       if index == node.keys.count { return nil }

@@ -1,11 +1,14 @@
 extension PersistentTree {
-  /// Iterates the values in order in O(1) per value: it walks the leaves, keeping the path to the
-  /// current one, instead of descending from the root for every position.
+  /// Iterates the values in order in O(1) per value: it reads a leaf's values as an array and keeps the
+  /// path to the current leaf, instead of descending from the root for every position.
   @usableFromInline
   struct Iterator: IteratorProtocol {
     @usableFromInline
     struct Frame {
-      @usableFromInline var node: TreeNode<Value>
+      /// Unowned: the iterator's `root` keeps every node of the tree alive, and unchanged (a node
+      /// referenced from two roots is copied, not changed, by a mutation); not retaining them makes a step
+      /// to the next leaf cheaper.
+      @usableFromInline unowned(unsafe) var node: TreeNode<Value>
       @usableFromInline var index: Int
 
       @inlinable
@@ -15,17 +18,19 @@ extension PersistentTree {
       }
     }
 
+    @usableFromInline let root: TreeNode<Value>
     /// The current leaf's values.
     @usableFromInline var leaf: [Value]
     @usableFromInline var offset: Int
     /// The inner nodes above the current leaf, each with the index of the child being visited.
-    @usableFromInline var path: [Frame]
+    @usableFromInline var path: ContiguousArray<Frame>
 
     /// An iterator starting at `position`.
     @inlinable
     init(_ tree: PersistentTree, from position: Int = 0) {
+      root = tree.root
       path = []
-      var node = tree.root
+      unowned(unsafe) var node = tree.root
       var offset = Swift.min(Swift.max(0, position), tree.count)
       while !node.isLeaf {
         let (index, inner) = node.child(forInsertionAt: offset)
@@ -39,24 +44,26 @@ extension PersistentTree {
 
     @inlinable
     mutating func next() -> Value? {
-      if offset < leaf.count {
-        defer { offset &+= 1 }
-        return leaf[offset]
-      }
-      return nextLeaf()
+      let offset = self.offset
+      guard offset < leaf.count else { return nextLeaf() }
+      self.offset = offset &+ 1
+      return leaf[offset]
     }
 
     /// Moves to the next leaf and returns its first value.
     @inlinable
     mutating func nextLeaf() -> Value? {
-      while let last = path.last {
-        let index = last.index &+ 1
-        guard index < last.node.children.count else {
-          path.removeLast()
+      var depth = path.count &- 1
+      while depth >= 0 {
+        let index = path[depth].index &+ 1
+        unowned(unsafe) let parent = path[depth].node
+        guard index < parent.children.count else {
+          depth &-= 1
           continue
         }
-        path[path.count &- 1].index = index
-        var node = last.node.children[index]
+        path[depth].index = index
+        path.removeSubrange((depth &+ 1)...)
+        unowned(unsafe) var node = parent.children[index]
         while !node.isLeaf {
           path.append(Frame(node: node, index: 0))
           node = node.children[0]
@@ -67,7 +74,9 @@ extension PersistentTree {
           return leaf[0]
         }
         offset = 0
+        depth = path.count &- 1
       }
+      path.removeAll()
       return nil
     }
   }

@@ -5,6 +5,10 @@
 /// copies the nodes on the path to what it changes, O(log n) of them, and shares everything else with the
 /// original. Values live in leaves of up to `TreeNode.leafCapacity` contiguous elements; a tree of one leaf
 /// is a plain contiguous buffer.
+///
+/// Descents hold nodes `unowned(unsafe)`: every node below the root is kept alive by its parent for as long
+/// as the tree is (and a mutating descent makes each node unique before stepping into it), so retaining
+/// them again, level by level, would only cost time (a third of a lookup, measured).
 @usableFromInline
 struct PersistentTree<Value> {
   @usableFromInline var root: TreeNode<Value>
@@ -30,7 +34,7 @@ struct PersistentTree<Value> {
   /// - Complexity: O(log n).
   @inlinable
   subscript(position: Int) -> Value {
-    var node = root
+    unowned(unsafe) var node = root
     var offset = position
     while !node.isLeaf {
       let (index, inner) = node.child(containing: offset)
@@ -44,7 +48,7 @@ struct PersistentTree<Value> {
   /// - Complexity: O(log n).
   @inlinable
   func key(at position: Int) -> UInt64 {
-    var node = root
+    unowned(unsafe) var node = root
     var offset = position
     while !node.isLeaf {
       let (index, inner) = node.child(containing: offset)
@@ -58,7 +62,7 @@ struct PersistentTree<Value> {
   /// - Complexity: O(log n).
   @inlinable
   func lowerBound(key: UInt64) -> Int {
-    var node = root
+    unowned(unsafe) var node = root
     var base = 0
     while !node.isLeaf {
       let index = node.firstIndex(ofKeyAtLeast: key)
@@ -73,7 +77,7 @@ struct PersistentTree<Value> {
   /// - Complexity: O(log n).
   @inlinable
   func find(key: UInt64) -> (position: Int, value: Value)? {
-    var node = root
+    unowned(unsafe) var node = root
     var base = 0
     while !node.isLeaf {
       let index = node.firstIndex(ofKeyAtLeast: key)
@@ -91,7 +95,7 @@ struct PersistentTree<Value> {
   /// - Complexity: O(log n + r) for r values with that key.
   @inlinable
   func firstPosition(ofKey key: UInt64, where matches: (Value) -> Bool) -> Int? {
-    var node = root
+    unowned(unsafe) var node = root
     var base = 0
     while !node.isLeaf {
       let index = node.firstIndex(ofKeyAtLeast: key)
@@ -127,7 +131,7 @@ struct PersistentTree<Value> {
   @inlinable
   mutating func update<R>(at position: Int, _ body: (inout Value) throws -> R) rethrows -> R {
     makeRootUnique()
-    var node = root
+    unowned(unsafe) var node = root
     var offset = position
     while !node.isLeaf {
       let (index, inner) = node.child(containing: offset)
@@ -143,7 +147,7 @@ struct PersistentTree<Value> {
   @inlinable
   mutating func update<R>(key: UInt64, _ body: (inout Value) throws -> R) rethrows -> R? {
     makeRootUnique()
-    var node = root
+    unowned(unsafe) var node = root
     while !node.isLeaf {
       let index = node.firstIndex(ofKeyAtLeast: key)
       if index == node.keys.count { return nil }
@@ -153,6 +157,24 @@ struct PersistentTree<Value> {
     let offset = node.firstIndex(ofKeyAtLeast: key)
     guard offset < node.keys.count, node.keys[offset] == key else { return nil }
     return try body(&node.values[offset])
+  }
+
+  /// The leaf holding the value whose key is `key` (keyed trees, unique keys), made referenced by this
+  /// tree alone along with its path, and the value's offset in it; `nil` when there is none.
+  /// - Complexity: O(log n), plus copying the shared nodes on the path.
+  @inlinable
+  mutating func uniqueLeaf(key: UInt64) -> (leaf: TreeNode<Value>, offset: Int)? {
+    makeRootUnique()
+    unowned(unsafe) var node = root
+    while !node.isLeaf {
+      let index = node.firstIndex(ofKeyAtLeast: key)
+      if index == node.keys.count { return nil }
+      node.makeChildUnique(index)
+      node = node.children[index]
+    }
+    let offset = node.firstIndex(ofKeyAtLeast: key)
+    guard offset < node.keys.count, node.keys[offset] == key else { return nil }
+    return (node, offset)
   }
 
   /// Gives the value at `position` the key `key`, which must keep the keys in order.
