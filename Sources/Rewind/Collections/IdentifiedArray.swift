@@ -131,11 +131,11 @@ public struct IdentifiedArray<Element: Identifiable> {
         }
         return
       }
-      var element: Element? = leaf.values[offset]
+      var element: Element? = leaf.slots.unsafelyUnwrapped[offset]
       yield &element
       if let element {
         precondition(element.id == id, "IdentifiedArray: an update changed element id \(id)")
-        leaf.values[offset] = element
+        leaf.slots.unsafelyUnwrapped[offset] = element
         checkInvariantsIfEnabled()
       } else {
         remove(id: id)
@@ -330,7 +330,7 @@ extension IdentifiedArray: RandomAccessCollection, MutableCollection {
     _ body: (UnsafeBufferPointer<Element>) throws -> Result
   ) rethrows -> Result? {
     guard tree.root.isLeaf else { return nil }
-    return try tree.root.values.withUnsafeBufferPointer(body)
+    return try body(UnsafeBufferPointer(tree.root.values))
   }
 }
 

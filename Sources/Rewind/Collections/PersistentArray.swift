@@ -92,7 +92,7 @@ extension PersistentArray: RandomAccessCollection, MutableCollection {
     _ body: (UnsafeBufferPointer<Element>) throws -> Result
   ) rethrows -> Result? {
     guard tree.root.isLeaf else { return nil }
-    return try tree.root.values.withUnsafeBufferPointer(body)
+    return try body(UnsafeBufferPointer(tree.root.values))
   }
 
   @inlinable
@@ -101,7 +101,8 @@ extension PersistentArray: RandomAccessCollection, MutableCollection {
   ) rethrows -> Result? {
     guard tree.root.isLeaf else { return nil }
     tree.makeRootUnique()
-    return try tree.root.values.withUnsafeMutableBufferPointer(body)
+    var buffer = tree.root.values
+    return try body(&buffer)
   }
 }
 

@@ -65,7 +65,7 @@ struct UndoHistory<State> {
   }
 
   @usableFromInline
-  var undoSteps: [Step] = []
+  var undoSteps = UndoStack<Step>()
   @usableFromInline
   var redoEntries: [RedoEntry] = []
   @usableFromInline
@@ -138,7 +138,7 @@ struct UndoHistory<State> {
           lastTimestamp: timestamp))
     case .coalesce(let key, let window, let name):
       if canCoalesce(key: key, window: window, at: timestamp) {
-        undoSteps[undoSteps.count - 1].lastTimestamp = timestamp
+        undoSteps.updateLast { $0.lastTimestamp = timestamp }
       } else if let stateBefore {
         push(
           Step(
@@ -153,7 +153,7 @@ struct UndoHistory<State> {
     defer { checkInvariantsIfEnabled() }
     undoSteps.append(step)
     redoEntries.removeAll()
-    if undoSteps.count > limit { undoSteps.removeFirst(undoSteps.count - limit) }
+    undoSteps.dropOldest(keeping: limit)
   }
 
   /// The step an undo at `sequence` takes back, moved to the redo stack; `current` is the state it replaces.
@@ -237,7 +237,8 @@ extension UndoHistory {
     precondition(limit >= 0, "UndoHistory: negative limit \(limit)")
     precondition(undoSteps.count <= limit, "UndoHistory: \(undoSteps.count) undo steps over the limit \(limit)")
     if limit == 0 { precondition(redoEntries.isEmpty, "UndoHistory: redo entries with undo off") }
-    for (earlier, later) in zip(undoSteps, undoSteps.dropFirst()) {
+    let steps = undoSteps.entries
+    for (earlier, later) in zip(steps, steps.dropFirst()) {
       precondition(earlier.before < later.before, "UndoHistory: undo steps out of order (\(earlier.before), \(later.before))")
     }
     for (earlier, later) in zip(redoEntries, redoEntries.dropFirst()) {

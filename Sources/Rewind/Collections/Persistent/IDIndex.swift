@@ -70,12 +70,13 @@ struct IDIndex<ID: Hashable> {
     unowned(unsafe) var node = tree.root  // kept alive by `tree`
     while !node.isLeaf {
       let index = node.firstIndex(ofKeyAtLeast: hash)
-      if index == node.keys.count { return nil }
+      if index == node.width { return nil }
       node = node.children[index]
     }
     let offset = node.firstIndex(ofKeyAtLeast: hash)
-    guard offset < node.keys.count, node.keys[offset] == hash else { return nil }
-    if node.values[offset].id == id { return node.values[offset].label }
+    guard offset < node.width, node.key(at: offset) == hash else { return nil }
+    let entry = node.slots.unsafelyUnwrapped + offset
+    if entry.pointee.id == id { return entry.pointee.label }
     return position(of: id, hash: hash).map { tree[$0].label }
   }
 

@@ -1,13 +1,15 @@
 extension PersistentTree {
-  /// Iterates the values in order in O(1) per value: it reads a leaf's values as an array and keeps the
-  /// path to the current leaf, instead of descending from the root for every position.
+  /// Iterates the values in order in O(1) per value: it reads a leaf's values in place and keeps the path
+  /// to the current leaf, instead of descending from the root for every position.
+  ///
+  /// It holds the root; the nodes below are held `unowned(unsafe)`, as the root keeps every one of them
+  /// alive and unchanged (a node referenced from two roots is copied, not changed, by a mutation). Stepping
+  /// to the next leaf then costs no reference counting, which is what makes iterating a tree nearly as
+  /// fast as an array.
   @usableFromInline
   struct Iterator: IteratorProtocol {
     @usableFromInline
     struct Frame {
-      /// Unowned: the iterator's `root` keeps every node of the tree alive, and unchanged (a node
-      /// referenced from two roots is copied, not changed, by a mutation); not retaining them makes a step
-      /// to the next leaf cheaper.
       @usableFromInline unowned(unsafe) var node: TreeNode<Value>
       @usableFromInline var index: Int
 
@@ -20,7 +22,8 @@ extension PersistentTree {
 
     @usableFromInline let root: TreeNode<Value>
     /// The current leaf's values.
-    @usableFromInline var leaf: [Value]
+    @usableFromInline var values: UnsafeMutablePointer<Value>?
+    @usableFromInline var valueCount: Int
     @usableFromInline var offset: Int
     /// The inner nodes above the current leaf, each with the index of the child being visited.
     @usableFromInline var path: ContiguousArray<Frame>
@@ -38,16 +41,17 @@ extension PersistentTree {
         offset = inner
         node = node.children[index]
       }
-      leaf = node.values
+      values = node.slots
+      valueCount = node.leafCount
       self.offset = offset
     }
 
     @inlinable
     mutating func next() -> Value? {
       let offset = self.offset
-      guard offset < leaf.count else { return nextLeaf() }
+      guard offset < valueCount else { return nextLeaf() }
       self.offset = offset &+ 1
-      return leaf[offset]
+      return values.unsafelyUnwrapped[offset]
     }
 
     /// Moves to the next leaf and returns its first value.
@@ -68,10 +72,11 @@ extension PersistentTree {
           path.append(Frame(node: node, index: 0))
           node = node.children[0]
         }
-        leaf = node.values
-        if !leaf.isEmpty {
+        values = node.slots
+        valueCount = node.leafCount
+        if valueCount > 0 {
           offset = 1
-          return leaf[0]
+          return values.unsafelyUnwrapped[0]
         }
         offset = 0
         depth = path.count &- 1
@@ -82,7 +87,8 @@ extension PersistentTree {
   }
 }
 
-extension PersistentTree.Iterator: Sendable where Value: Sendable {}
+// @unchecked: `values` points into a leaf that `root` keeps alive and that no one changes while it is shared.
+extension PersistentTree.Iterator: @unchecked Sendable where Value: Sendable {}
 extension PersistentTree.Iterator.Frame: Sendable where Value: Sendable {}
 
 extension PersistentTree {
@@ -96,14 +102,15 @@ extension PersistentTree {
     var leafDepth: Int?
     func visit(_ node: TreeNode<Value>, depth: Int, isRoot: Bool) {
       if node.isLeaf {
-        precondition(node.values.count <= TreeNode<Value>.leafCapacity, "PersistentTree: leaf over capacity")
-        precondition(isRoot || !node.values.isEmpty, "PersistentTree: empty leaf below the root")
+        precondition(node.leafCount <= TreeNode<Value>.leafCapacity, "PersistentTree: leaf over capacity")
+        precondition(isRoot || node.leafCount > 0, "PersistentTree: empty leaf below the root")
         precondition(node.children.isEmpty && node.ends.isEmpty, "PersistentTree: leaf with children")
         if leafDepth == nil { leafDepth = depth }
         precondition(leafDepth == depth, "PersistentTree: leaves at different depths")
         if keyed {
-          precondition(node.keys.count == node.values.count, "PersistentTree: keys and values out of step")
-          for key in node.keys {
+          precondition(node.labels != nil || node.leafCount == 0, "PersistentTree: a leaf without keys")
+          for offset in 0..<node.leafCount {
+            let key = node.key(at: offset)
             if let previousKey {
               precondition(
                 uniqueKeys ? key > previousKey : key >= previousKey, "PersistentTree: keys out of order")
@@ -116,7 +123,7 @@ extension PersistentTree {
       precondition(!node.children.isEmpty, "PersistentTree: inner node without children")
       precondition(node.children.count <= TreeNode<Value>.innerCapacity, "PersistentTree: node over capacity")
       precondition(node.ends.count == node.children.count, "PersistentTree: ends and children out of step")
-      precondition(node.values.isEmpty, "PersistentTree: inner node with values")
+      precondition(node.slots == nil && node.labels == nil, "PersistentTree: inner node with values")
       if keyed { precondition(node.keys.count == node.children.count, "PersistentTree: missing child keys") }
       var total = 0
       for (index, child) in node.children.enumerated() {

@@ -50,7 +50,7 @@ extension PersistentTree {
 
     /// The current value.
     @inlinable
-    var value: Value { frames[leafDepth].node.values[frames[leafDepth].index] }
+    var value: Value { frames[leafDepth].node.slots.unsafelyUnwrapped[frames[leafDepth].index] }
 
     /// The smallest depth whose node begins (in the walk's direction) at the current value; `leafDepth + 1`
     /// when the current value is inside its leaf.

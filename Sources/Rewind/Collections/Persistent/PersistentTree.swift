@@ -15,7 +15,7 @@ struct PersistentTree<Value> {
 
   /// An empty tree.
   @inlinable
-  init() { root = TreeNode(values: [], keys: []) }
+  init() { root = TreeNode(leafKeyed: true) }
 
   @inlinable
   init(root: TreeNode<Value>) { self.root = root }
@@ -55,7 +55,7 @@ struct PersistentTree<Value> {
       offset = inner
       node = node.children[index]
     }
-    return node.keys[offset]
+    return node.key(at: offset)
   }
 
   /// The position of the first value whose key is at least `key` (`count` when there is none).
@@ -66,7 +66,7 @@ struct PersistentTree<Value> {
     var base = 0
     while !node.isLeaf {
       let index = node.firstIndex(ofKeyAtLeast: key)
-      if index == node.keys.count { return root.count }
+      if index == node.width { return root.count }
       base &+= node.start(ofChild: index)
       node = node.children[index]
     }
@@ -81,12 +81,12 @@ struct PersistentTree<Value> {
     var base = 0
     while !node.isLeaf {
       let index = node.firstIndex(ofKeyAtLeast: key)
-      if index == node.keys.count { return nil }
+      if index == node.width { return nil }
       base &+= node.start(ofChild: index)
       node = node.children[index]
     }
     let offset = node.firstIndex(ofKeyAtLeast: key)
-    guard offset < node.keys.count, node.keys[offset] == key else { return nil }
+    guard offset < node.width, node.key(at: offset) == key else { return nil }
     return (base &+ offset, node.values[offset])
   }
 
@@ -99,13 +99,13 @@ struct PersistentTree<Value> {
     var base = 0
     while !node.isLeaf {
       let index = node.firstIndex(ofKeyAtLeast: key)
-      if index == node.keys.count { return nil }
+      if index == node.width { return nil }
       base &+= node.start(ofChild: index)
       node = node.children[index]
     }
     var offset = node.firstIndex(ofKeyAtLeast: key)
-    while offset < node.keys.count {
-      guard node.keys[offset] == key else { return nil }
+    while offset < node.width {
+      guard node.key(at: offset) == key else { return nil }
       if matches(node.values[offset]) { return base &+ offset }
       offset &+= 1
     }
@@ -139,7 +139,7 @@ struct PersistentTree<Value> {
       offset = inner
       node = node.children[index]
     }
-    return try body(&node.values[offset])
+    return try body(&node.slots.unsafelyUnwrapped[offset])
   }
 
   /// Runs `body` on the value whose key is `key` (keyed trees, unique keys); `nil` when there is none.
@@ -150,13 +150,13 @@ struct PersistentTree<Value> {
     unowned(unsafe) var node = root
     while !node.isLeaf {
       let index = node.firstIndex(ofKeyAtLeast: key)
-      if index == node.keys.count { return nil }
+      if index == node.width { return nil }
       node.makeChildUnique(index)
       node = node.children[index]
     }
     let offset = node.firstIndex(ofKeyAtLeast: key)
-    guard offset < node.keys.count, node.keys[offset] == key else { return nil }
-    return try body(&node.values[offset])
+    guard offset < node.width, node.key(at: offset) == key else { return nil }
+    return try body(&node.slots.unsafelyUnwrapped[offset])
   }
 
   /// The leaf holding the value whose key is `key` (keyed trees, unique keys), made referenced by this
@@ -168,12 +168,12 @@ struct PersistentTree<Value> {
     unowned(unsafe) var node = root
     while !node.isLeaf {
       let index = node.firstIndex(ofKeyAtLeast: key)
-      if index == node.keys.count { return nil }
+      if index == node.width { return nil }
       node.makeChildUnique(index)
       node = node.children[index]
     }
     let offset = node.firstIndex(ofKeyAtLeast: key)
-    guard offset < node.keys.count, node.keys[offset] == key else { return nil }
+    guard offset < node.width, node.key(at: offset) == key else { return nil }
     return (node, offset)
   }
 
@@ -213,7 +213,7 @@ struct PersistentTree<Value> {
 
   /// Removes every value.
   @inlinable
-  mutating func removeAll() { root = TreeNode(values: [], keys: []) }
+  mutating func removeAll() { root = TreeNode(leafKeyed: true) }
 }
 
 extension PersistentTree: Sendable where Value: Sendable {}
@@ -222,7 +222,7 @@ extension TreeNode {
   @inlinable
   func setKey(_ key: UInt64, at offset: Int) {
     if isLeaf {
-      keys[offset] = key
+      labels.unsafelyUnwrapped[offset] = key
       return
     }
     let (index, inner) = child(containing: offset)
@@ -235,10 +235,18 @@ extension TreeNode {
   /// - Returns: a new right sibling when this node had to split.
   @inlinable
   func insert(_ value: Value, key: UInt64?, at offset: Int, atEnd: Bool) -> TreeNode? {
-    if isLeaf {
-      values.insert(value, at: offset)
-      if let key { keys.insert(key, at: offset) } else if !keys.isEmpty { keys = [] }
-      return values.count > Self.leafCapacity ? split(atEnd: atEnd) : nil
+    if let slots {
+      // Room for one more is always allocated (`slotCount`): shift, place, then split if over capacity.
+      (slots + (offset &+ 1)).moveInitialize(from: slots + offset, count: leafCount &- offset)
+      (slots + offset).initialize(to: value)
+      if let key, let labels {
+        (labels + (offset &+ 1)).moveInitialize(from: labels + offset, count: leafCount &- offset)
+        labels[offset] = key
+      } else {
+        dropKeys()
+      }
+      leafCount &+= 1
+      return leafCount > Self.leafCapacity ? split(atEnd: atEnd) : nil
     }
     let (index, inner) = child(forInsertionAt: offset)
     makeChildUnique(index)
@@ -263,7 +271,7 @@ extension TreeNode {
       ends[next] &+= 1
       next &+= 1
     }
-    if key == nil && !keys.isEmpty { keys = [] }
+    if key == nil { dropKeys() }
     return children.count > Self.innerCapacity ? split(atEnd: atEnd) : nil
   }
 
@@ -272,12 +280,15 @@ extension TreeNode {
   /// ends up with full nodes.
   @inlinable
   func split(atEnd: Bool) -> TreeNode {
-    if isLeaf {
-      let keep = atEnd ? Self.leafCapacity : values.count / 2
-      // Fresh buffers of the exact size: the grown one had doubled its capacity.
-      let right = TreeNode(values: Array(values[keep...]), keys: keys.isEmpty ? [] : Array(keys[keep...]))
-      values = Array(values[..<keep])
-      if !keys.isEmpty { keys = Array(keys[..<keep]) }
+    if let slots {
+      let keep = atEnd ? Self.leafCapacity : leafCount / 2
+      let right = TreeNode(leafKeyed: labels != nil)
+      right.slots.unsafelyUnwrapped.moveInitialize(from: slots + keep, count: leafCount &- keep)
+      if let labels, let rightLabels = right.labels {
+        rightLabels.moveInitialize(from: labels + keep, count: leafCount &- keep)
+      }
+      right.leafCount = leafCount &- keep
+      leafCount = keep
       return right
     }
     let keep = atEnd ? Self.innerCapacity : children.count / 2
@@ -291,15 +302,22 @@ extension TreeNode {
   /// Removes from this subtree, which must be referenced by its parent alone.
   @inlinable
   func remove(at offset: Int, keyed: Bool) -> Value {
-    if isLeaf {
-      if keyed { keys.remove(at: offset) } else if !keys.isEmpty { keys = [] }
-      return values.remove(at: offset)
+    if let slots {
+      let removed = (slots + offset).move()
+      (slots + offset).moveInitialize(from: slots + (offset &+ 1), count: leafCount &- offset &- 1)
+      if keyed, let labels {
+        (labels + offset).moveInitialize(from: labels + (offset &+ 1), count: leafCount &- offset &- 1)
+      } else {
+        dropKeys()
+      }
+      leafCount &-= 1
+      return removed
     }
     let (index, inner) = child(containing: offset)
     makeChildUnique(index)
     let removed = children[index].remove(at: inner, keyed: keyed)
     for position in index..<ends.count { ends[position] &-= 1 }
-    if !keyed && !keys.isEmpty { keys = [] }
+    if !keyed { dropKeys() }
     if children[index].count == 0 && children.count > 1 {
       // An emptied child goes (its parent keeps at least one child; the tree's root collapses).
       children.remove(at: index)
@@ -324,9 +342,13 @@ extension TreeNode {
     let a = children[left]
     let b = children[right]
     let keepKeys = keyed && a.isKeyed && b.isKeyed
+    if !keepKeys {
+      a.dropKeys()
+      b.dropKeys()
+    }
     let capacity = a.isLeaf ? Self.leafCapacity : Self.innerCapacity
     if a.width &+ b.width <= capacity {
-      a.absorb(b, keyed: keepKeys)
+      a.absorb(b)
       children.remove(at: right)
       ends.remove(at: left)
       if keyed {
@@ -334,7 +356,7 @@ extension TreeNode {
         keys[left] = a.lastKey
       }
     } else {
-      a.share(with: b, keyed: keepKeys)
+      a.share(with: b)
       ends[left] = start(ofChild: left) &+ a.count
       if keyed {
         keys[left] = a.lastKey
@@ -343,12 +365,17 @@ extension TreeNode {
     }
   }
 
-  /// Appends the entries of `other`, a sibling of the same height, to this node.
+  /// Moves every entry of `other`, a sibling of the same height referenced by its parent alone, to the
+  /// end of this node, leaving `other` empty.
   @inlinable
-  func absorb(_ other: TreeNode, keyed: Bool) {
-    if isLeaf {
-      values.append(contentsOf: other.values)
-      if keyed { keys.append(contentsOf: other.keys) } else { keys = [] }
+  func absorb(_ other: TreeNode) {
+    if let slots, let source = other.slots {
+      (slots + leafCount).moveInitialize(from: source, count: other.leafCount)
+      if let labels, let sourceLabels = other.labels {
+        (labels + leafCount).moveInitialize(from: sourceLabels, count: other.leafCount)
+      }
+      leafCount &+= other.leafCount
+      other.leafCount = 0
       return
     }
     var total = count
@@ -357,27 +384,42 @@ extension TreeNode {
       ends.append(total)
     }
     children.append(contentsOf: other.children)
-    if keyed { keys.append(contentsOf: other.keys) } else { keys = [] }
+    keys.append(contentsOf: other.keys)
+    other.children = []
+    other.ends = []
+    other.keys = []
   }
 
   /// Moves entries between this node and `other`, its right sibling, so that each holds about half.
   @inlinable
-  func share(with other: TreeNode, keyed: Bool) {
-    if isLeaf {
-      let all = values + other.values
-      let half = all.count / 2
-      values = Array(all[..<half])
-      other.values = Array(all[half...])
-      if keyed {
-        let allKeys = keys + other.keys
-        keys = Array(allKeys[..<half])
-        other.keys = Array(allKeys[half...])
+  func share(with other: TreeNode) {
+    if let slots, let otherSlots = other.slots {
+      let total = leafCount &+ other.leafCount
+      let half = total / 2
+      if leafCount > half {
+        // Move this node's tail to the front of `other`.
+        let moved = leafCount &- half
+        (otherSlots + moved).moveInitialize(from: otherSlots, count: other.leafCount)
+        otherSlots.moveInitialize(from: slots + half, count: moved)
+        if let labels, let otherLabels = other.labels {
+          (otherLabels + moved).moveInitialize(from: otherLabels, count: other.leafCount)
+          otherLabels.moveInitialize(from: labels + half, count: moved)
+        }
       } else {
-        keys = []
-        other.keys = []
+        // Move the front of `other` to this node's tail.
+        let moved = half &- leafCount
+        (slots + leafCount).moveInitialize(from: otherSlots, count: moved)
+        otherSlots.moveInitialize(from: otherSlots + moved, count: other.leafCount &- moved)
+        if let labels, let otherLabels = other.labels {
+          (labels + leafCount).moveInitialize(from: otherLabels, count: moved)
+          otherLabels.moveInitialize(from: otherLabels + moved, count: other.leafCount &- moved)
+        }
       }
+      leafCount = half
+      other.leafCount = total &- half
       return
     }
+    let keyed = !keys.isEmpty
     let all = children + other.children
     let half = all.count / 2
     let left = TreeNode(children: Array(all[..<half]), keyed: keyed)
