@@ -8,7 +8,7 @@ func nodeIdentities<Value>(_ tree: PersistentTree<Value>) -> Set<ObjectIdentifie
   var nodes: Set<ObjectIdentifier> = []
   func visit(_ node: TreeNode<Value>) {
     nodes.insert(ObjectIdentifier(node))
-    for child in node.children { visit(child) }
+    if !node.isLeaf { for child in node.children { visit(child) } }
   }
   visit(tree.root)
   return nodes

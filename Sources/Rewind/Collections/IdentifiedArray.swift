@@ -131,15 +131,20 @@ public struct IdentifiedArray<Element: Identifiable> {
         }
         return
       }
-      var element: Element? = leaf.slots.unsafelyUnwrapped[offset]
-      yield &element
-      if let element {
-        precondition(element.id == id, "IdentifiedArray: an update changed element id \(id)")
-        leaf.slots.unsafelyUnwrapped[offset] = element
+      // Moved out and back rather than copied: no reference counting for the element's fields. The leaf
+      // is this collection's alone (`uniqueLeaf`), and nothing else reaches it while `self` is accessed.
+      var element: Element? = (leaf.slots + offset).move()
+      defer {
+        if let element {
+          (leaf.slots + offset).initialize(to: element)
+          precondition(element.id == id, "IdentifiedArray: an update changed element id \(id)")
+        } else {
+          tree.removeVacated(at: tree.lowerBound(key: label))
+          index.remove(id)
+        }
         checkInvariantsIfEnabled()
-      } else {
-        remove(id: id)
       }
+      yield &element
     }
   }
 

@@ -67,16 +67,14 @@ struct IDIndex<ID: Hashable> {
   func label(of id: ID) -> UInt64? {
     let hash = Self.hash(id)
     // The common case, one descent: the first entry with this hash is the id's.
-    unowned(unsafe) var node = tree.root  // kept alive by `tree`
-    while !node.isLeaf {
-      let index = node.firstIndex(ofKeyAtLeast: hash)
-      if index == node.width { return nil }
-      node = node.children[index]
+    guard let (leaf, _) = tree.leaf(forKey: hash) else { return nil }
+    let label = leaf._withUnsafeGuaranteedRef { node -> UInt64?? in
+      let offset = node.firstIndex(ofKeyAtLeast: hash)
+      guard offset < node.width, node.labels[offset] == hash else { return .some(nil) }
+      let entry = node.slots + offset
+      return entry.pointee.id == id ? .some(entry.pointee.label) : nil
     }
-    let offset = node.firstIndex(ofKeyAtLeast: hash)
-    guard offset < node.width, node.key(at: offset) == hash else { return nil }
-    let entry = node.slots.unsafelyUnwrapped + offset
-    if entry.pointee.id == id { return entry.pointee.label }
+    if let label { return label }
     return position(of: id, hash: hash).map { tree[$0].label }
   }
 

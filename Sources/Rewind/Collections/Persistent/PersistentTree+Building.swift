@@ -59,7 +59,7 @@ extension PersistentTree {
     var result: [UInt64] = []
     result.reserveCapacity(count)
     forEachLeaf { leaf in
-      if let labels = leaf.labels { result.append(contentsOf: UnsafeBufferPointer(start: labels, count: leaf.leafCount)) }
+      if leaf.isKeyed { result.append(contentsOf: UnsafeBufferPointer(start: leaf.labels, count: leaf.width)) }
     }
     return result
   }

@@ -22,7 +22,7 @@ extension PersistentTree {
 
     @usableFromInline let root: TreeNode<Value>
     /// The current leaf's values.
-    @usableFromInline var values: UnsafeMutablePointer<Value>?
+    @usableFromInline var values: UnsafeMutablePointer<Value>
     @usableFromInline var valueCount: Int
     @usableFromInline var offset: Int
     /// The inner nodes above the current leaf, each with the index of the child being visited.
@@ -33,16 +33,20 @@ extension PersistentTree {
     init(_ tree: PersistentTree, from position: Int = 0) {
       root = tree.root
       path = []
-      unowned(unsafe) var node = tree.root
+      var current = Unmanaged.passUnretained(tree.root)
       var offset = Swift.min(Swift.max(0, position), tree.count)
-      while !node.isLeaf {
+      var path: ContiguousArray<Frame> = []
+      while let next = current._withUnsafeGuaranteedRef({ node -> Unmanaged<TreeNode<Value>>? in
+        if node.isLeaf { return nil }
         let (index, inner) = node.child(forInsertionAt: offset)
         path.append(Frame(node: node, index: index))
         offset = inner
-        node = node.children[index]
+        return node.unretainedChild(index)
+      }) {
+        current = next
       }
-      values = node.slots
-      valueCount = node.leafCount
+      self.path = path
+      (values, valueCount) = current._withUnsafeGuaranteedRef { ($0.slots, $0.width) }
       self.offset = offset
     }
 
@@ -51,7 +55,7 @@ extension PersistentTree {
       let offset = self.offset
       guard offset < valueCount else { return nextLeaf() }
       self.offset = offset &+ 1
-      return values.unsafelyUnwrapped[offset]
+      return values[offset]
     }
 
     /// Moves to the next leaf and returns its first value.
@@ -60,23 +64,25 @@ extension PersistentTree {
       var depth = path.count &- 1
       while depth >= 0 {
         let index = path[depth].index &+ 1
-        unowned(unsafe) let parent = path[depth].node
-        guard index < parent.children.count else {
+        let parent = Unmanaged.passUnretained(path[depth].node)
+        guard index < parent._withUnsafeGuaranteedRef({ $0.width }) else {
           depth &-= 1
           continue
         }
         path[depth].index = index
         path.removeSubrange((depth &+ 1)...)
-        unowned(unsafe) var node = parent.children[index]
-        while !node.isLeaf {
+        var current = parent._withUnsafeGuaranteedRef { $0.unretainedChild(index) }
+        while let next = current._withUnsafeGuaranteedRef({ node -> Unmanaged<TreeNode<Value>>? in
+          if node.isLeaf { return nil }
           path.append(Frame(node: node, index: 0))
-          node = node.children[0]
+          return node.unretainedChild(0)
+        }) {
+          current = next
         }
-        values = node.slots
-        valueCount = node.leafCount
+        (values, valueCount) = current._withUnsafeGuaranteedRef { ($0.slots, $0.width) }
         if valueCount > 0 {
           offset = 1
-          return values.unsafelyUnwrapped[0]
+          return values[0]
         }
         offset = 0
         depth = path.count &- 1
@@ -87,7 +93,6 @@ extension PersistentTree {
   }
 }
 
-// @unchecked: `values` points into a leaf that `root` keeps alive and that no one changes while it is shared.
 extension PersistentTree.Iterator: @unchecked Sendable where Value: Sendable {}
 extension PersistentTree.Iterator.Frame: Sendable where Value: Sendable {}
 
@@ -102,14 +107,13 @@ extension PersistentTree {
     var leafDepth: Int?
     func visit(_ node: TreeNode<Value>, depth: Int, isRoot: Bool) {
       if node.isLeaf {
-        precondition(node.leafCount <= TreeNode<Value>.leafCapacity, "PersistentTree: leaf over capacity")
-        precondition(isRoot || node.leafCount > 0, "PersistentTree: empty leaf below the root")
-        precondition(node.children.isEmpty && node.ends.isEmpty, "PersistentTree: leaf with children")
+        precondition(node.width <= TreeNode<Value>.leafCapacity, "PersistentTree: leaf over capacity")
+        precondition(isRoot || node.width > 0, "PersistentTree: empty leaf below the root")
         if leafDepth == nil { leafDepth = depth }
         precondition(leafDepth == depth, "PersistentTree: leaves at different depths")
         if keyed {
-          precondition(node.labels != nil || node.leafCount == 0, "PersistentTree: a leaf without keys")
-          for offset in 0..<node.leafCount {
+          precondition(node.isKeyed || node.width == 0, "PersistentTree: a leaf without keys")
+          for offset in 0..<node.width {
             let key = node.key(at: offset)
             if let previousKey {
               precondition(
@@ -120,17 +124,15 @@ extension PersistentTree {
         }
         return
       }
-      precondition(!node.children.isEmpty, "PersistentTree: inner node without children")
-      precondition(node.children.count <= TreeNode<Value>.innerCapacity, "PersistentTree: node over capacity")
-      precondition(node.ends.count == node.children.count, "PersistentTree: ends and children out of step")
-      precondition(node.slots == nil && node.labels == nil, "PersistentTree: inner node with values")
-      if keyed { precondition(node.keys.count == node.children.count, "PersistentTree: missing child keys") }
+      precondition(node.width > 0, "PersistentTree: inner node without children")
+      precondition(node.width <= TreeNode<Value>.innerCapacity, "PersistentTree: node over capacity")
+      if keyed { precondition(node.isKeyed, "PersistentTree: missing child keys") }
       var total = 0
       for (index, child) in node.children.enumerated() {
         visit(child, depth: depth &+ 1, isRoot: false)
         total &+= child.count
         precondition(node.ends[index] == total, "PersistentTree: stale count")
-        if keyed { precondition(node.keys[index] == child.lastKey, "PersistentTree: stale child key") }
+        if keyed { precondition(node.childKeys[index] == child.lastKey, "PersistentTree: stale child key") }
       }
     }
     visit(root, depth: 0, isRoot: true)

@@ -40,7 +40,7 @@ extension PersistentTree {
       while true {
         frames.append(Frame(node: node, index: entry(of: node)))
         if node.isLeaf { return }
-        node = node.children[entry(of: node)]
+        node = node.childSlots[entry(of: node)]
       }
     }
 
@@ -50,7 +50,7 @@ extension PersistentTree {
 
     /// The current value.
     @inlinable
-    var value: Value { frames[leafDepth].node.slots.unsafelyUnwrapped[frames[leafDepth].index] }
+    var value: Value { frames[leafDepth].node.slots[frames[leafDepth].index] }
 
     /// The smallest depth whose node begins (in the walk's direction) at the current value; `leafDepth + 1`
     /// when the current value is inside its leaf.
@@ -70,7 +70,7 @@ extension PersistentTree {
         if next >= 0 && next < frames[level].node.width {
           frames[level].index = next
           frames.removeSubrange((level &+ 1)...)
-          if !frames[level].node.isLeaf { descend(from: frames[level].node.children[next]) }
+          if !frames[level].node.isLeaf { descend(from: frames[level].node.childSlots[next]) }
           return
         }
         level &-= 1

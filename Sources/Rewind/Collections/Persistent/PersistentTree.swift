@@ -15,7 +15,7 @@ struct PersistentTree<Value> {
 
   /// An empty tree.
   @inlinable
-  init() { root = TreeNode(leafKeyed: true) }
+  init() { root = TreeNode(leaf: true, keyed: true) }
 
   @inlinable
   init(root: TreeNode<Value>) { self.root = root }
@@ -28,66 +28,93 @@ struct PersistentTree<Value> {
   @inlinable
   func isIdentical(to other: Self) -> Bool { root === other.root }
 
+  // MARK: Descending
+
+  /// The leaf reached from the root by `choose`, which is given each inner node on the way and returns
+  /// the index of the child to step into (updating the caller's state), or `nil` to give up.
+  ///
+  /// Nodes are passed without reference counting (`Unmanaged`, guaranteed by the tree that holds them):
+  /// retaining and releasing each node on the way cost more than the search itself.
+  @inlinable
+  func leaf(choosing choose: (TreeNode<Value>) -> Int?) -> Unmanaged<TreeNode<Value>>? {
+    var current = Unmanaged.passUnretained(root)
+    while true {
+      var gaveUp = false
+      let next = current._withUnsafeGuaranteedRef { node -> Unmanaged<TreeNode<Value>>? in
+        if node.isLeaf { return nil }
+        guard let index = choose(node) else {
+          gaveUp = true
+          return nil
+        }
+        return node.unretainedChild(index)
+      }
+      if gaveUp { return nil }
+      guard let next else { return current }
+      current = next
+    }
+  }
+
+  /// The leaf holding position `position`, and the position within it.
+  @inlinable
+  func leaf(containing position: Int) -> (leaf: Unmanaged<TreeNode<Value>>, offset: Int) {
+    var offset = position
+    let leaf = self.leaf { node in
+      let (index, inner) = node.child(containing: offset)
+      offset = inner
+      return index
+    }
+    return (leaf.unsafelyUnwrapped, offset)
+  }
+
+  /// The leaf that may hold `key`, and the number of values before it; `nil` when every key is smaller.
+  @inlinable
+  func leaf(forKey key: UInt64) -> (leaf: Unmanaged<TreeNode<Value>>, base: Int)? {
+    var base = 0
+    let leaf = self.leaf { node in
+      let index = node.firstIndex(ofKeyAtLeast: key)
+      if index == node.width { return nil }
+      base &+= node.start(ofChild: index)
+      return index
+    }
+    return leaf.map { ($0, base) }
+  }
+
   // MARK: Reading
 
   /// The value at `position`.
   /// - Complexity: O(log n).
   @inlinable
   subscript(position: Int) -> Value {
-    unowned(unsafe) var node = root
-    var offset = position
-    while !node.isLeaf {
-      let (index, inner) = node.child(containing: offset)
-      offset = inner
-      node = node.children[index]
-    }
-    return node.values[offset]
+    let (leaf, offset) = leaf(containing: position)
+    return leaf._withUnsafeGuaranteedRef { $0.slots[offset] }
   }
 
   /// The key of the value at `position` (keyed trees).
   /// - Complexity: O(log n).
   @inlinable
   func key(at position: Int) -> UInt64 {
-    unowned(unsafe) var node = root
-    var offset = position
-    while !node.isLeaf {
-      let (index, inner) = node.child(containing: offset)
-      offset = inner
-      node = node.children[index]
-    }
-    return node.key(at: offset)
+    let (leaf, offset) = leaf(containing: position)
+    return leaf._withUnsafeGuaranteedRef { $0.labels[offset] }
   }
 
   /// The position of the first value whose key is at least `key` (`count` when there is none).
   /// - Complexity: O(log n).
   @inlinable
   func lowerBound(key: UInt64) -> Int {
-    unowned(unsafe) var node = root
-    var base = 0
-    while !node.isLeaf {
-      let index = node.firstIndex(ofKeyAtLeast: key)
-      if index == node.width { return root.count }
-      base &+= node.start(ofChild: index)
-      node = node.children[index]
-    }
-    return base &+ node.firstIndex(ofKeyAtLeast: key)
+    guard let (leaf, base) = leaf(forKey: key) else { return count }
+    return base &+ leaf._withUnsafeGuaranteedRef { $0.firstIndex(ofKeyAtLeast: key) }
   }
 
   /// The position of the value whose key is exactly `key`, with that value.
   /// - Complexity: O(log n).
   @inlinable
   func find(key: UInt64) -> (position: Int, value: Value)? {
-    unowned(unsafe) var node = root
-    var base = 0
-    while !node.isLeaf {
-      let index = node.firstIndex(ofKeyAtLeast: key)
-      if index == node.width { return nil }
-      base &+= node.start(ofChild: index)
-      node = node.children[index]
+    guard let (leaf, base) = leaf(forKey: key) else { return nil }
+    return leaf._withUnsafeGuaranteedRef { node in
+      let offset = node.firstIndex(ofKeyAtLeast: key)
+      guard offset < node.width, node.labels[offset] == key else { return nil }
+      return (base &+ offset, node.slots[offset])
     }
-    let offset = node.firstIndex(ofKeyAtLeast: key)
-    guard offset < node.width, node.key(at: offset) == key else { return nil }
-    return (base &+ offset, node.values[offset])
   }
 
   /// The position of the first value with key `key` that `matches` accepts: for keys that may repeat
@@ -95,20 +122,22 @@ struct PersistentTree<Value> {
   /// - Complexity: O(log n + r) for r values with that key.
   @inlinable
   func firstPosition(ofKey key: UInt64, where matches: (Value) -> Bool) -> Int? {
-    unowned(unsafe) var node = root
-    var base = 0
-    while !node.isLeaf {
-      let index = node.firstIndex(ofKeyAtLeast: key)
-      if index == node.width { return nil }
-      base &+= node.start(ofChild: index)
-      node = node.children[index]
+    guard let (leaf, base) = leaf(forKey: key) else { return nil }
+    var found: Int?
+    var offset = 0
+    let stopped = leaf._withUnsafeGuaranteedRef { node -> Bool in
+      offset = node.firstIndex(ofKeyAtLeast: key)
+      while offset < node.width {
+        guard node.labels[offset] == key else { return true }
+        if matches(node.slots[offset]) {
+          found = base &+ offset
+          return true
+        }
+        offset &+= 1
+      }
+      return false
     }
-    var offset = node.firstIndex(ofKeyAtLeast: key)
-    while offset < node.width {
-      guard node.key(at: offset) == key else { return nil }
-      if matches(node.values[offset]) { return base &+ offset }
-      offset &+= 1
-    }
+    if stopped { return found }
     // Equal keys that run on into the next leaf: colliding hashes only.
     var position = base &+ offset
     while position < count, self.key(at: position) == key {
@@ -131,32 +160,22 @@ struct PersistentTree<Value> {
   @inlinable
   mutating func update<R>(at position: Int, _ body: (inout Value) throws -> R) rethrows -> R {
     makeRootUnique()
-    unowned(unsafe) var node = root
     var offset = position
-    while !node.isLeaf {
+    let leaf = self.leaf { node in
       let (index, inner) = node.child(containing: offset)
       node.makeChildUnique(index)
       offset = inner
-      node = node.children[index]
+      return index
     }
-    return try body(&node.slots.unsafelyUnwrapped[offset])
+    return try leaf.unsafelyUnwrapped._withUnsafeGuaranteedRef { try body(&$0.slots[offset]) }
   }
 
   /// Runs `body` on the value whose key is `key` (keyed trees, unique keys); `nil` when there is none.
   /// - Complexity: O(log n), plus copying the shared nodes on the path.
   @inlinable
   mutating func update<R>(key: UInt64, _ body: (inout Value) throws -> R) rethrows -> R? {
-    makeRootUnique()
-    unowned(unsafe) var node = root
-    while !node.isLeaf {
-      let index = node.firstIndex(ofKeyAtLeast: key)
-      if index == node.width { return nil }
-      node.makeChildUnique(index)
-      node = node.children[index]
-    }
-    let offset = node.firstIndex(ofKeyAtLeast: key)
-    guard offset < node.width, node.key(at: offset) == key else { return nil }
-    return try body(&node.slots.unsafelyUnwrapped[offset])
+    guard let (leaf, offset) = uniqueLeaf(key: key) else { return nil }
+    return try body(&leaf.slots[offset])
   }
 
   /// The leaf holding the value whose key is `key` (keyed trees, unique keys), made referenced by this
@@ -165,16 +184,18 @@ struct PersistentTree<Value> {
   @inlinable
   mutating func uniqueLeaf(key: UInt64) -> (leaf: TreeNode<Value>, offset: Int)? {
     makeRootUnique()
-    unowned(unsafe) var node = root
-    while !node.isLeaf {
+    let leaf = self.leaf { node in
       let index = node.firstIndex(ofKeyAtLeast: key)
       if index == node.width { return nil }
       node.makeChildUnique(index)
-      node = node.children[index]
+      return index
     }
-    let offset = node.firstIndex(ofKeyAtLeast: key)
-    guard offset < node.width, node.key(at: offset) == key else { return nil }
-    return (node, offset)
+    guard let leaf else { return nil }
+    return leaf._withUnsafeGuaranteedRef { node in
+      let offset = node.firstIndex(ofKeyAtLeast: key)
+      guard offset < node.width, node.labels[offset] == key else { return nil }
+      return (node, offset)
+    }
   }
 
   /// Gives the value at `position` the key `key`, which must keep the keys in order.
@@ -206,14 +227,23 @@ struct PersistentTree<Value> {
   @discardableResult
   mutating func remove(at position: Int, keyed: Bool) -> Value {
     makeRootUnique()
-    let removed = root.remove(at: position, keyed: keyed)
-    while !root.isLeaf && root.children.count == 1 { root = root.children[0] }
-    return removed
+    let removed = root.remove(at: position, keyed: keyed, vacated: false)
+    while !root.isLeaf && root.width == 1 { root = root.childSlots[0] }
+    return removed.unsafelyUnwrapped
+  }
+
+  /// Removes the slot at `position`, whose value was already moved out (keyed trees).
+  /// - Complexity: O(log n).
+  @inlinable
+  mutating func removeVacated(at position: Int) {
+    makeRootUnique()
+    _ = root.remove(at: position, keyed: true, vacated: true)
+    while !root.isLeaf && root.width == 1 { root = root.childSlots[0] }
   }
 
   /// Removes every value.
   @inlinable
-  mutating func removeAll() { root = TreeNode(leafKeyed: true) }
+  mutating func removeAll() { root = TreeNode(leaf: true, keyed: true) }
 }
 
 extension PersistentTree: Sendable where Value: Sendable {}
@@ -222,57 +252,43 @@ extension TreeNode {
   @inlinable
   func setKey(_ key: UInt64, at offset: Int) {
     if isLeaf {
-      labels.unsafelyUnwrapped[offset] = key
+      labels[offset] = key
       return
     }
     let (index, inner) = child(containing: offset)
     makeChildUnique(index)
-    children[index].setKey(key, at: inner)
-    keys[index] = children[index].lastKey
+    childSlots[index].setKey(key, at: inner)
+    childKeys[index] = childSlots[index].lastKey
   }
 
   /// Inserts into this subtree, which must be referenced by its parent alone.
   /// - Returns: a new right sibling when this node had to split.
   @inlinable
   func insert(_ value: Value, key: UInt64?, at offset: Int, atEnd: Bool) -> TreeNode? {
-    if let slots {
-      // Room for one more is always allocated (`slotCount`): shift, place, then split if over capacity.
-      (slots + (offset &+ 1)).moveInitialize(from: slots + offset, count: leafCount &- offset)
+    if isLeaf {
+      // Room for one more is always allocated: shift, place, then split if over capacity.
+      (slots + (offset &+ 1)).moveInitialize(from: slots + offset, count: width &- offset)
       (slots + offset).initialize(to: value)
-      if let key, let labels {
-        (labels + (offset &+ 1)).moveInitialize(from: labels + offset, count: leafCount &- offset)
+      if let key, isKeyed {
+        (labels + (offset &+ 1)).moveInitialize(from: labels + offset, count: width &- offset)
         labels[offset] = key
       } else {
         dropKeys()
       }
-      leafCount &+= 1
-      return leafCount > Self.leafCapacity ? split(atEnd: atEnd) : nil
-    }
-    let (index, inner) = child(forInsertionAt: offset)
-    makeChildUnique(index)
-    let child = children[index]
-    let sibling = child.insert(value, key: key, at: inner, atEnd: atEnd)
-    var next = index &+ 1
-    if let sibling {
-      children.insert(sibling, at: index &+ 1)
-      let before = start(ofChild: index)
-      ends[index] = before &+ child.count
-      ends.insert(ends[index] &+ sibling.count, at: index &+ 1)
-      if key != nil {
-        keys[index] = child.lastKey
-        keys.insert(sibling.lastKey, at: index &+ 1)
-      }
-      next = index &+ 2
-    } else {
-      ends[index] &+= 1
-      if key != nil { keys[index] = child.lastKey }
-    }
-    while next < ends.count {
-      ends[next] &+= 1
-      next &+= 1
+      width &+= 1
+      return width > Self.leafCapacity ? split(atEnd: atEnd) : nil
     }
     if key == nil { dropKeys() }
-    return children.count > Self.innerCapacity ? split(atEnd: atEnd) : nil
+    let (index, inner) = child(forInsertionAt: offset)
+    makeChildUnique(index)
+    if let sibling = childSlots[index].insert(value, key: key, at: inner, atEnd: atEnd) {
+      insertChild(sibling, at: index &+ 1)
+      refresh(from: index)
+    } else {
+      for position in index..<width { ends[position] &+= 1 }
+      if isKeyed { childKeys[index] = childSlots[index].lastKey }
+    }
+    return width > Self.innerCapacity ? split(atEnd: atEnd) : nil
   }
 
   /// Splits an overfull node in two and returns the right half. A node that grew by appending at the very
@@ -280,151 +296,134 @@ extension TreeNode {
   /// ends up with full nodes.
   @inlinable
   func split(atEnd: Bool) -> TreeNode {
-    if let slots {
-      let keep = atEnd ? Self.leafCapacity : leafCount / 2
-      let right = TreeNode(leafKeyed: labels != nil)
-      right.slots.unsafelyUnwrapped.moveInitialize(from: slots + keep, count: leafCount &- keep)
-      if let labels, let rightLabels = right.labels {
-        rightLabels.moveInitialize(from: labels + keep, count: leafCount &- keep)
-      }
-      right.leafCount = leafCount &- keep
-      leafCount = keep
-      return right
+    let right = TreeNode(leaf: isLeaf, keyed: isKeyed)
+    let keep = atEnd ? (isLeaf ? Self.leafCapacity : Self.innerCapacity) : width / 2
+    let moved = width &- keep
+    if isLeaf {
+      right.slots.moveInitialize(from: slots + keep, count: moved)
+      if isKeyed { right.labels.moveInitialize(from: labels + keep, count: moved) }
+      right.width = moved
+      width = keep
+    } else {
+      right.childSlots.moveInitialize(from: childSlots + keep, count: moved)
+      right.width = moved
+      width = keep
+      right.refresh(from: 0)
     }
-    let keep = atEnd ? Self.innerCapacity : children.count / 2
-    let right = TreeNode(children: Array(children[keep...]), keyed: !keys.isEmpty)
-    children = Array(children[..<keep])
-    ends = Array(ends[..<keep])
-    if !keys.isEmpty { keys = Array(keys[..<keep]) }
     return right
   }
 
-  /// Removes from this subtree, which must be referenced by its parent alone.
+  /// Removes from this subtree, which must be referenced by its parent alone; the value, unless the slot
+  /// was `vacated` (its value already moved out).
   @inlinable
-  func remove(at offset: Int, keyed: Bool) -> Value {
-    if let slots {
-      let removed = (slots + offset).move()
-      (slots + offset).moveInitialize(from: slots + (offset &+ 1), count: leafCount &- offset &- 1)
-      if keyed, let labels {
-        (labels + offset).moveInitialize(from: labels + (offset &+ 1), count: leafCount &- offset &- 1)
-      } else {
-        dropKeys()
-      }
-      leafCount &-= 1
+  func remove(at offset: Int, keyed: Bool, vacated: Bool) -> Value? {
+    if !keyed { dropKeys() }
+    if isLeaf {
+      let removed: Value? = vacated ? nil : (slots + offset).move()
+      (slots + offset).moveInitialize(from: slots + (offset &+ 1), count: width &- offset &- 1)
+      if isKeyed { (labels + offset).moveInitialize(from: labels + (offset &+ 1), count: width &- offset &- 1) }
+      width &-= 1
       return removed
     }
     let (index, inner) = child(containing: offset)
     makeChildUnique(index)
-    let removed = children[index].remove(at: inner, keyed: keyed)
-    for position in index..<ends.count { ends[position] &-= 1 }
-    if !keyed { dropKeys() }
-    if children[index].count == 0 && children.count > 1 {
+    let child = childSlots[index]
+    let removed = child.remove(at: inner, keyed: keyed, vacated: vacated)
+    if child.count == 0 && width > 1 {
       // An emptied child goes (its parent keeps at least one child; the tree's root collapses).
-      children.remove(at: index)
-      ends.remove(at: index)
-      if keyed { keys.remove(at: index) }
-    } else if children[index].width < children[index].minimumWidth && children.count > 1 {
-      rebalance(child: index, keyed: keyed)
-    } else if keyed && children[index].count > 0 {
-      keys[index] = children[index].lastKey
+      removeChild(at: index)
+      refresh(from: index)
+    } else if child.width < child.minimumWidth && width > 1 {
+      rebalance(child: index)
+    } else {
+      for position in index..<width { ends[position] &-= 1 }
+      if isKeyed { childKeys[index] = child.lastKey }
     }
     return removed
   }
 
-  /// Merges the underfull `children[index]` with a neighbour, or evens the two out when together they
-  /// would not fit in one node.
+  /// Merges the underfull child `index` with a neighbour, or evens the two out when together they would
+  /// not fit in one node; then brings `ends` and the keys up to date from there.
   @inlinable
-  func rebalance(child index: Int, keyed: Bool) {
+  func rebalance(child index: Int) {
     let left = index > 0 ? index &- 1 : index
     let right = left &+ 1
     makeChildUnique(left)
     makeChildUnique(right)
-    let a = children[left]
-    let b = children[right]
-    let keepKeys = keyed && a.isKeyed && b.isKeyed
-    if !keepKeys {
+    let a = childSlots[left]
+    let b = childSlots[right]
+    if !(isKeyed && a.isKeyed && b.isKeyed) {
       a.dropKeys()
       b.dropKeys()
     }
     let capacity = a.isLeaf ? Self.leafCapacity : Self.innerCapacity
     if a.width &+ b.width <= capacity {
       a.absorb(b)
-      children.remove(at: right)
-      ends.remove(at: left)
-      if keyed {
-        keys.remove(at: right)
-        keys[left] = a.lastKey
-      }
+      removeChild(at: right)
     } else {
       a.share(with: b)
-      ends[left] = start(ofChild: left) &+ a.count
-      if keyed {
-        keys[left] = a.lastKey
-        keys[right] = b.lastKey
-      }
     }
+    refresh(from: left)
   }
 
   /// Moves every entry of `other`, a sibling of the same height referenced by its parent alone, to the
   /// end of this node, leaving `other` empty.
   @inlinable
   func absorb(_ other: TreeNode) {
-    if let slots, let source = other.slots {
-      (slots + leafCount).moveInitialize(from: source, count: other.leafCount)
-      if let labels, let sourceLabels = other.labels {
-        (labels + leafCount).moveInitialize(from: sourceLabels, count: other.leafCount)
-      }
-      leafCount &+= other.leafCount
-      other.leafCount = 0
-      return
+    let moved = other.width
+    if isLeaf {
+      (slots + width).moveInitialize(from: other.slots, count: moved)
+      if isKeyed { (labels + width).moveInitialize(from: other.labels, count: moved) }
+      other.width = 0
+      width &+= moved
+    } else {
+      let first = width
+      (childSlots + width).moveInitialize(from: other.childSlots, count: moved)
+      other.width = 0
+      width &+= moved
+      refresh(from: first)
     }
-    var total = count
-    for child in other.children {
-      total &+= child.count
-      ends.append(total)
-    }
-    children.append(contentsOf: other.children)
-    keys.append(contentsOf: other.keys)
-    other.children = []
-    other.ends = []
-    other.keys = []
   }
 
   /// Moves entries between this node and `other`, its right sibling, so that each holds about half.
   @inlinable
   func share(with other: TreeNode) {
-    if let slots, let otherSlots = other.slots {
-      let total = leafCount &+ other.leafCount
-      let half = total / 2
-      if leafCount > half {
-        // Move this node's tail to the front of `other`.
-        let moved = leafCount &- half
-        (otherSlots + moved).moveInitialize(from: otherSlots, count: other.leafCount)
-        otherSlots.moveInitialize(from: slots + half, count: moved)
-        if let labels, let otherLabels = other.labels {
-          (otherLabels + moved).moveInitialize(from: otherLabels, count: other.leafCount)
-          otherLabels.moveInitialize(from: labels + half, count: moved)
+    let total = width &+ other.width
+    let half = total / 2
+    if width > half {
+      // This node's tail goes to the front of `other`.
+      let moved = width &- half
+      if isLeaf {
+        (other.slots + moved).moveInitialize(from: other.slots, count: other.width)
+        other.slots.moveInitialize(from: slots + half, count: moved)
+        if isKeyed {
+          (other.labels + moved).moveInitialize(from: other.labels, count: other.width)
+          other.labels.moveInitialize(from: labels + half, count: moved)
         }
       } else {
-        // Move the front of `other` to this node's tail.
-        let moved = half &- leafCount
-        (slots + leafCount).moveInitialize(from: otherSlots, count: moved)
-        otherSlots.moveInitialize(from: otherSlots + moved, count: other.leafCount &- moved)
-        if let labels, let otherLabels = other.labels {
-          (labels + leafCount).moveInitialize(from: otherLabels, count: moved)
-          otherLabels.moveInitialize(from: otherLabels + moved, count: other.leafCount &- moved)
-        }
+        (other.childSlots + moved).moveInitialize(from: other.childSlots, count: other.width)
+        other.childSlots.moveInitialize(from: childSlots + half, count: moved)
       }
-      leafCount = half
-      other.leafCount = total &- half
-      return
+    } else {
+      // The front of `other` goes to this node's tail.
+      let moved = half &- width
+      if isLeaf {
+        (slots + width).moveInitialize(from: other.slots, count: moved)
+        other.slots.moveInitialize(from: other.slots + moved, count: other.width &- moved)
+        if isKeyed {
+          (labels + width).moveInitialize(from: other.labels, count: moved)
+          other.labels.moveInitialize(from: other.labels + moved, count: other.width &- moved)
+        }
+      } else {
+        (childSlots + width).moveInitialize(from: other.childSlots, count: moved)
+        other.childSlots.moveInitialize(from: other.childSlots + moved, count: other.width &- moved)
+      }
     }
-    let keyed = !keys.isEmpty
-    let all = children + other.children
-    let half = all.count / 2
-    let left = TreeNode(children: Array(all[..<half]), keyed: keyed)
-    let right = TreeNode(children: Array(all[half...]), keyed: keyed)
-    (children, ends, keys) = (left.children, left.ends, left.keys)
-    (other.children, other.ends, other.keys) = (right.children, right.ends, right.keys)
+    width = half
+    other.width = total &- half
+    if !isLeaf {
+      refresh(from: 0)
+      other.refresh(from: 0)
+    }
   }
 }

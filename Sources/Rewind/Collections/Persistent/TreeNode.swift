@@ -4,120 +4,25 @@
 /// shared: a mutation first asks `isKnownUniquelyReferenced` and copies a shared node, the same discipline
 /// as `Array`'s buffer. That is why the class may be `@unchecked Sendable` when its values are.
 ///
-/// A leaf keeps its values in a buffer of its own (`slots`, room for `leafCapacity + 1`), not in an
-/// `Array`: reading a value then needs no reference counting on a buffer, which made stepping from leaf
-/// to leaf (iteration) and copying a leaf (what a change to a shared tree costs) several times cheaper.
+/// Each node keeps its entries in one buffer of its own (`storage`), not in `Array`s: a leaf's keys then
+/// its values; an inner node's children, their cumulative counts (`ends`) and their last keys. Reading an
+/// entry then needs no reference counting on an array buffer, and copying a node is two allocations
+/// (object and buffer) with a loop specialized for the element: with arrays, a lookup retained and
+/// released a buffer at every level and a send cost three times the instructions it does now.
 ///
 /// A tree is *keyed* when each value carries a `UInt64` key, increasing along the tree (IdentifiedArray's
 /// order labels, or the hashes of its id index); an inner node of a keyed tree then keeps each child's
-/// last key, so a key is found in O(log n) like a position. An unkeyed tree has no key buffers.
+/// last key, so a key is found in O(log n) like a position. An unkeyed tree leaves the key slots unused.
 @usableFromInline
 final class TreeNode<Value> {
-  /// Leaf: the values, `leafCount` of them initialized. Inner: `nil`.
-  @usableFromInline let slots: UnsafeMutablePointer<Value>?
-  /// Leaf of a keyed tree: each value's key. Otherwise `nil`.
-  @usableFromInline @exclusivity(unchecked) var labels: UnsafeMutablePointer<UInt64>?
-  /// Leaf: the number of values.
-  @usableFromInline @exclusivity(unchecked) var leafCount: Int
-  /// Inner: the children, all of the same height. Leaf: empty.
-  @usableFromInline @exclusivity(unchecked) var children: [TreeNode]
-  /// Inner: `ends[i]` is the number of values in `children[0...i]`, so positions are found by binary
-  /// search. Leaf: empty.
-  @usableFromInline @exclusivity(unchecked) var ends: [Int]
-  /// Inner node of a keyed tree: each child's last key. Otherwise empty.
-  @usableFromInline @exclusivity(unchecked) var keys: [UInt64]
-
-  /// The room allocated in a leaf: one more than its capacity, for the value an insertion adds before
-  /// the leaf splits.
-  @inlinable
-  static var slotCount: Int { leafCapacity &+ 1 }
-
-  /// An empty leaf, keyed or not.
-  @inlinable
-  init(leafKeyed keyed: Bool) {
-    slots = .allocate(capacity: Self.slotCount)
-    labels = keyed ? .allocate(capacity: Self.slotCount) : nil
-    leafCount = 0
-    children = []
-    ends = []
-    keys = []
-  }
-
-  /// A leaf of `values` (at most `leafCapacity`), with `keys` (one per value) for a keyed tree.
-  @inlinable
-  convenience init(values: some Collection<Value>, keys: (some Collection<UInt64>)?) {
-    self.init(leafKeyed: keys != nil)
-    let slots = self.slots.unsafelyUnwrapped
-    var count = 0
-    for value in values {
-      (slots + count).initialize(to: value)
-      count &+= 1
-    }
-    leafCount = count
-    if let keys, let labels {
-      var index = 0
-      for key in keys {
-        labels[index] = key
-        index &+= 1
-      }
-    }
-  }
-
-  /// An inner node over `children`; keyed when `keyed` (every child must then be keyed).
-  @inlinable
-  init(children: [TreeNode], keyed: Bool) {
-    slots = nil
-    labels = nil
-    leafCount = 0
-    self.children = children
-    var ends: [Int] = []
-    ends.reserveCapacity(children.count)
-    var total = 0
-    for child in children {
-      total &+= child.count
-      ends.append(total)
-    }
-    self.ends = ends
-    self.keys = keyed ? children.map(\.lastKey) : []
-  }
-
-  /// A copy of `other`: its values copied (a leaf), or its children shared (an inner node).
-  @inlinable
-  init(copying other: TreeNode) {
-    if let source = other.slots {
-      let slots = UnsafeMutablePointer<Value>.allocate(capacity: Self.slotCount)
-      // A loop specialized for `Value`, not `initialize(from:count:)`: that goes through the runtime's
-      // generic copy, a value-witness call per element (measured at a third of a leaf copy).
-      for index in 0..<other.leafCount { (slots + index).initialize(to: source[index]) }
-      self.slots = slots
-      if let sourceLabels = other.labels {
-        let labels = UnsafeMutablePointer<UInt64>.allocate(capacity: Self.slotCount)
-        labels.initialize(from: sourceLabels, count: other.leafCount)
-        self.labels = labels
-      } else {
-        labels = nil
-      }
-    } else {
-      slots = nil
-      labels = nil
-    }
-    leafCount = other.leafCount
-    // Copied now, with a loop specialized for nodes (a retain each), rather than shared until the first
-    // write copies it through the runtime's generic copy: a copied inner node always has a child replaced.
-    children = other.children.map { $0 }
-    ends = other.ends
-    keys = other.keys
-  }
-
-  @inlinable
-  deinit {
-    if let slots {
-      // Element by element, specialized, for the same reason as the copy in `init(copying:)`.
-      for index in 0..<leafCount { (slots + index).deinitialize(count: 1) }
-      slots.deallocate()
-    }
-    labels?.deallocate()
-  }
+  /// The node's entries: see the accessors below. Room for one more entry than the node's capacity, for
+  /// the entry an insertion adds before the node splits.
+  @usableFromInline let storage: UnsafeMutableRawPointer
+  @usableFromInline let isLeaf: Bool
+  /// The number of entries: values (leaf) or children (inner).
+  @usableFromInline @exclusivity(unchecked) var width: Int
+  /// Whether the key slots hold keys.
+  @usableFromInline @exclusivity(unchecked) var isKeyed: Bool
 
   /// The most values a leaf holds: about 1 KB of them, 16 to 64, so that copying a leaf (what a change
   /// to a shared tree costs, per level) stays cheap whatever the element size.
@@ -131,96 +36,270 @@ final class TreeNode<Value> {
   static var innerCapacity: Int { 32 }
 
   @inlinable
-  var isLeaf: Bool { slots != nil }
+  static var leafSlotCount: Int { leafCapacity &+ 1 }
+
+  @inlinable
+  static var innerSlotCount: Int { innerCapacity &+ 1 }
+
+  /// Where a leaf's values start in `storage`: after its keys, aligned for `Value`.
+  @inlinable
+  static var valuesOffset: Int {
+    let alignment = MemoryLayout<Value>.alignment
+    return (leafSlotCount &* 8 &+ alignment &- 1) / alignment &* alignment
+  }
+
+  @inlinable
+  static var leafByteCount: Int { valuesOffset &+ leafSlotCount &* MemoryLayout<Value>.stride }
+
+  @inlinable
+  static var storageAlignment: Int { Swift.max(8, MemoryLayout<Value>.alignment) }
+
+  // MARK: Storage
+
+  /// Leaf: the keys.
+  @inlinable
+  var labels: UnsafeMutablePointer<UInt64> { storage.assumingMemoryBound(to: UInt64.self) }
+
+  /// Leaf: the values.
+  @inlinable
+  var slots: UnsafeMutablePointer<Value> { (storage + Self.valuesOffset).assumingMemoryBound(to: Value.self) }
+
+  /// Inner: the children.
+  @inlinable
+  var childSlots: UnsafeMutablePointer<TreeNode> { storage.assumingMemoryBound(to: TreeNode.self) }
+
+  /// Inner: `ends[i]` is the number of values in children `0...i`, so positions are found by binary search.
+  @inlinable
+  var ends: UnsafeMutablePointer<Int> {
+    (storage + Self.innerSlotCount &* 8).assumingMemoryBound(to: Int.self)
+  }
+
+  /// Inner: each child's last key.
+  @inlinable
+  var childKeys: UnsafeMutablePointer<UInt64> {
+    (storage + Self.innerSlotCount &* 16).assumingMemoryBound(to: UInt64.self)
+  }
+
+  // MARK: Making nodes
+
+  /// An empty node.
+  @inlinable
+  init(leaf: Bool, keyed: Bool) {
+    isLeaf = leaf
+    isKeyed = keyed
+    width = 0
+    if leaf {
+      storage = .allocate(byteCount: Self.leafByteCount, alignment: Self.storageAlignment)
+      storage.bindMemory(to: UInt64.self, capacity: Self.leafSlotCount)
+      (storage + Self.valuesOffset).bindMemory(to: Value.self, capacity: Self.leafSlotCount)
+    } else {
+      storage = .allocate(byteCount: Self.innerSlotCount &* 24, alignment: 8)
+      storage.bindMemory(to: TreeNode.self, capacity: Self.innerSlotCount)
+      (storage + Self.innerSlotCount &* 8).bindMemory(to: Int.self, capacity: Self.innerSlotCount)
+      (storage + Self.innerSlotCount &* 16).bindMemory(to: UInt64.self, capacity: Self.innerSlotCount)
+    }
+  }
+
+  /// A leaf of `values` (at most `leafCapacity`), with `keys` (one per value) for a keyed tree.
+  @inlinable
+  convenience init(values: some Collection<Value>, keys: (some Collection<UInt64>)?) {
+    self.init(leaf: true, keyed: keys != nil)
+    let slots = self.slots
+    var count = 0
+    for value in values {
+      (slots + count).initialize(to: value)
+      count &+= 1
+    }
+    width = count
+    if let keys {
+      var index = 0
+      for key in keys {
+        labels[index] = key
+        index &+= 1
+      }
+    }
+  }
+
+  /// An inner node over `children` (at most `innerCapacity`); keyed when `keyed` (every child must then
+  /// be keyed).
+  @inlinable
+  convenience init(children: some Collection<TreeNode>, keyed: Bool) {
+    self.init(leaf: false, keyed: keyed)
+    var index = 0
+    for child in children {
+      (childSlots + index).initialize(to: child)
+      index &+= 1
+    }
+    width = index
+    refresh(from: 0)
+  }
+
+  /// A copy of `other`: its values copied (a leaf), or its children shared (an inner node).
+  @inlinable
+  init(copying other: TreeNode) {
+    isLeaf = other.isLeaf
+    isKeyed = other.isKeyed
+    width = other.width
+    let count = other.width
+    if other.isLeaf {
+      storage = .allocate(byteCount: Self.leafByteCount, alignment: Self.storageAlignment)
+      storage.bindMemory(to: UInt64.self, capacity: Self.leafSlotCount)
+      (storage + Self.valuesOffset).bindMemory(to: Value.self, capacity: Self.leafSlotCount)
+      if other.isKeyed { labels.initialize(from: other.labels, count: count) }
+      // A loop specialized for `Value`, not `initialize(from:count:)`: that goes through the runtime's
+      // generic copy, a value-witness call per element (measured at a third of a leaf copy).
+      let source = other.slots
+      let slots = self.slots
+      for index in 0..<count { (slots + index).initialize(to: source[index]) }
+    } else {
+      storage = .allocate(byteCount: Self.innerSlotCount &* 24, alignment: 8)
+      storage.bindMemory(to: TreeNode.self, capacity: Self.innerSlotCount)
+      (storage + Self.innerSlotCount &* 8).bindMemory(to: Int.self, capacity: Self.innerSlotCount)
+      (storage + Self.innerSlotCount &* 16).bindMemory(to: UInt64.self, capacity: Self.innerSlotCount)
+      let source = other.childSlots
+      let children = childSlots
+      for index in 0..<count { (children + index).initialize(to: source[index]) }
+      ends.initialize(from: other.ends, count: count)
+      if other.isKeyed { childKeys.initialize(from: other.childKeys, count: count) }
+    }
+  }
+
+  @inlinable
+  deinit {
+    // Element by element, specialized, for the same reason as the copy in `init(copying:)`.
+    if isLeaf {
+      let slots = self.slots
+      for index in 0..<width { (slots + index).deinitialize(count: 1) }
+    } else {
+      let children = childSlots
+      for index in 0..<width { (children + index).deinitialize(count: 1) }
+    }
+    storage.deallocate()
+  }
+
+  // MARK: Reading
 
   /// The number of values in this subtree.
   @inlinable
-  var count: Int { slots != nil ? leafCount : (ends.last ?? 0) }
-
-  /// The number of entries of this node: values (leaf) or children (inner).
-  @inlinable
-  var width: Int { slots != nil ? leafCount : children.count }
+  var count: Int { isLeaf ? width : (width > 0 ? ends[width &- 1] : 0) }
 
   /// Below this width a node is merged with, or refilled from, a sibling after a removal.
   @inlinable
   var minimumWidth: Int { isLeaf ? Self.leafCapacity / 4 : Self.innerCapacity / 4 }
 
+  /// The key of entry `index`: a value's (leaf) or a child's last (inner).
   @inlinable
-  var isKeyed: Bool { isLeaf ? labels != nil : !keys.isEmpty }
+  func key(at index: Int) -> UInt64 { isLeaf ? labels[index] : childKeys[index] }
 
-  /// The key of this node's entry `index`: a value's (leaf) or a child's last (inner).
+  /// The last key of this subtree; 0 when it is empty or unkeyed.
   @inlinable
-  func key(at index: Int) -> UInt64 { isLeaf ? labels.unsafelyUnwrapped[index] : keys[index] }
+  var lastKey: UInt64 { isKeyed && width > 0 ? key(at: width &- 1) : 0 }
 
-  /// The last key of this subtree; 0 when it is empty.
+  /// A leaf's values.
   @inlinable
-  var lastKey: UInt64 {
-    if isLeaf { return leafCount > 0 ? labels.map { $0[leafCount &- 1] } ?? 0 : 0 }
-    return keys.last ?? 0
+  var values: UnsafeMutableBufferPointer<Value> { UnsafeMutableBufferPointer(start: slots, count: width) }
+
+  /// An inner node's children.
+  @inlinable
+  var children: UnsafeMutableBufferPointer<TreeNode> {
+    UnsafeMutableBufferPointer(start: childSlots, count: width)
   }
 
-  /// The values of a leaf.
+  /// Child `index`, not retained: valid while this node holds it.
   @inlinable
-  var values: UnsafeMutableBufferPointer<Value> { UnsafeMutableBufferPointer(start: slots, count: leafCount) }
+  func unretainedChild(_ index: Int) -> Unmanaged<TreeNode> {
+    UnsafeRawPointer(childSlots + index).load(as: Unmanaged<TreeNode>.self)
+  }
 
-  /// The number of values before `children[index]`.
+  /// The number of values before child `index`.
   @inlinable
   func start(ofChild index: Int) -> Int { index == 0 ? 0 : ends[index &- 1] }
 
   /// The child holding position `offset` (`0 ..< count`), and the position within that child.
   @inlinable
   func child(containing offset: Int) -> (index: Int, offset: Int) {
-    // The first child whose end is past `offset`.
+    // The first child whose end is past `offset`; the last child always is. A search without branches
+    // on the data (the steps compile to conditional moves), which mispredict at every level otherwise.
+    let ends = self.ends
     var low = 0
-    var high = ends.count &- 1
-    while low < high {
-      let mid = (low &+ high) >> 1
-      if ends[mid] > offset { high = mid } else { low = mid &+ 1 }
+    var length = width
+    while length > 1 {
+      let half = length >> 1
+      low = ends[low &+ half &- 1] <= offset ? low &+ half : low
+      length &-= half
     }
-    return (low, offset &- start(ofChild: low))
+    return (low, offset &- (low == 0 ? 0 : ends[low &- 1]))
   }
 
   /// The child an insertion at `offset` (`0 ... count`) goes into, and the position within it: the child
   /// holding `offset`, or the last child for an insertion at the end.
   @inlinable
   func child(forInsertionAt offset: Int) -> (index: Int, offset: Int) {
-    offset == count ? (children.count &- 1, offset &- start(ofChild: children.count &- 1)) : child(containing: offset)
+    offset == count ? (width &- 1, offset &- start(ofChild: width &- 1)) : child(containing: offset)
   }
 
   /// The first entry whose key is at least `key` (`width` when there is none).
   @inlinable
   func firstIndex(ofKeyAtLeast key: UInt64) -> Int {
+    let keys = isLeaf ? labels : childKeys
+    let width = self.width
+    guard width > 0 else { return 0 }
+    // Without branches on the data, like `child(containing:)`.
     var low = 0
-    var high = width
-    if let labels {
-      while low < high {
-        let mid = (low &+ high) >> 1
-        if labels[mid] < key { low = mid &+ 1 } else { high = mid }
-      }
-    } else {
-      while low < high {
-        let mid = (low &+ high) >> 1
-        if keys[mid] < key { low = mid &+ 1 } else { high = mid }
-      }
+    var length = width
+    while length > 1 {
+      let half = length >> 1
+      low = keys[low &+ half &- 1] < key ? low &+ half : low
+      length &-= half
     }
-    return low
+    return keys[low] < key ? low &+ 1 : low
   }
 
-  /// Makes `children[index]` referenced by this node alone, copying it if it is shared.
+  // MARK: Changing entries
+
+  /// Makes child `index` referenced by this node alone, copying it if it is shared.
   @inlinable
   func makeChildUnique(_ index: Int) {
-    if !isKnownUniquelyReferenced(&children[index]) { children[index] = TreeNode(copying: children[index]) }
+    if !isKnownUniquelyReferenced(&childSlots[index]) { childSlots[index] = TreeNode(copying: childSlots[index]) }
+  }
+
+  /// Recomputes `ends` (and the child keys, when keyed) from child `index` on.
+  @inlinable
+  func refresh(from index: Int) {
+    var total = start(ofChild: index)
+    for position in index..<width {
+      let child = childSlots[position]
+      total &+= child.count
+      ends[position] = total
+      if isKeyed { childKeys[position] = child.lastKey }
+    }
+  }
+
+  /// Inserts `child` at `index` (inner nodes; room for one more than the capacity is always there).
+  @inlinable
+  func insertChild(_ child: TreeNode, at index: Int) {
+    let moved = width &- index
+    (childSlots + (index &+ 1)).moveInitialize(from: childSlots + index, count: moved)
+    (childSlots + index).initialize(to: child)
+    (ends + (index &+ 1)).moveInitialize(from: ends + index, count: moved)
+    if isKeyed { (childKeys + (index &+ 1)).moveInitialize(from: childKeys + index, count: moved) }
+    width &+= 1
+  }
+
+  /// Removes child `index` (inner nodes); `ends` after it still count it until refreshed.
+  @inlinable
+  func removeChild(at index: Int) {
+    let moved = width &- index &- 1
+    (childSlots + index).deinitialize(count: 1)
+    (childSlots + index).moveInitialize(from: childSlots + (index &+ 1), count: moved)
+    (ends + index).moveInitialize(from: ends + (index &+ 1), count: moved)
+    if isKeyed { (childKeys + index).moveInitialize(from: childKeys + (index &+ 1), count: moved) }
+    width &-= 1
   }
 
   /// Forgets the keys of this node (an unkeyed change to a keyed tree, by ``PersistentArray``).
   @inlinable
-  func dropKeys() {
-    if let labels {
-      labels.deallocate()
-      self.labels = nil
-    }
-    if !keys.isEmpty { keys = [] }
-  }
+  func dropKeys() { isKeyed = false }
 }
 
 extension TreeNode: @unchecked Sendable where Value: Sendable {}
