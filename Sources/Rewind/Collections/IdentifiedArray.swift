@@ -91,7 +91,7 @@ public struct IdentifiedArray<Element: Identifiable> {
   @inlinable
   public func index(id: Element.ID) -> Int? {
     guard let label = index.label(of: id) else { return nil }
-    return tree.find(key: label)?.position
+    return tree.position(ofKey: label)
   }
 
   /// Whether an element has `id`.
@@ -105,7 +105,7 @@ public struct IdentifiedArray<Element: Identifiable> {
   public subscript(id id: Element.ID) -> Element? {
     get {
       guard let label = index.label(of: id) else { return nil }
-      return tree.find(key: label)?.value
+      return tree.pointer(toKey: label)?.pointee
     }
     set {
       guard let newValue else {
@@ -122,7 +122,7 @@ public struct IdentifiedArray<Element: Identifiable> {
     }
     // `rows[id: id]?.flag.toggle()`: one lookup, where a get and a set would take two.
     _modify {
-      guard let label = index.label(of: id), let (leaf, offset) = tree.uniqueLeaf(key: label) else {
+      guard let label = index.label(of: id), let spot = tree.uniqueSpot(forKey: label), spot.holds(label) else {
         var added: Element?
         yield &added
         if let added {
@@ -132,11 +132,12 @@ public struct IdentifiedArray<Element: Identifiable> {
         return
       }
       // Moved out and back rather than copied: no reference counting for the element's fields. The leaf
-      // is this collection's alone (`uniqueLeaf`), and nothing else reaches it while `self` is accessed.
-      var element: Element? = (leaf.slots + offset).move()
+      // is this collection's alone (`uniqueSpot`), and nothing else reaches it while `self` is accessed.
+      let slot = spot.values.assumingMemoryBound(to: Element.self) + spot.offset
+      var element: Element? = slot.move()
       defer {
         if let element {
-          (leaf.slots + offset).initialize(to: element)
+          slot.initialize(to: element)
           precondition(element.id == id, "IdentifiedArray: an update changed element id \(id)")
         } else {
           tree.removeVacated(at: tree.lowerBound(key: label))
@@ -294,9 +295,10 @@ extension IdentifiedArray: RandomAccessCollection, MutableCollection {
   /// - Complexity: O(log n).
   @inlinable
   public subscript(position: Int) -> Element {
-    get {
+    // Borrowed in place: `rows[i].field` copies neither the element nor its arrays and strings.
+    _read {
       precondition(position >= 0 && position < tree.count, "IdentifiedArray: index \(position) out of range")
-      return tree[position]
+      yield tree.pointer(to: position).pointee
     }
     set { updateElement(at: position) { $0 = newValue } }
   }

@@ -54,9 +54,9 @@ extension PersistentArray: RandomAccessCollection, MutableCollection {
   /// - Complexity: O(log n); setting copies the shared nodes on the path, O(log n) of them.
   @inlinable
   public subscript(position: Int) -> Element {
-    get {
+    _read {
       precondition(position >= 0 && position < tree.count, "PersistentArray: index \(position) out of range")
-      return tree[position]
+      yield tree.pointer(to: position).pointee
     }
     set {
       precondition(position >= 0 && position < tree.count, "PersistentArray: index \(position) out of range")

@@ -67,14 +67,9 @@ struct IDIndex<ID: Hashable> {
   func label(of id: ID) -> UInt64? {
     let hash = Self.hash(id)
     // The common case, one descent: the first entry with this hash is the id's.
-    guard let (leaf, _) = tree.leaf(forKey: hash) else { return nil }
-    let label = leaf._withUnsafeGuaranteedRef { node -> UInt64?? in
-      let offset = node.firstIndex(ofKeyAtLeast: hash)
-      guard offset < node.width, node.labels[offset] == hash else { return .some(nil) }
-      let entry = node.slots + offset
-      return entry.pointee.id == id ? .some(entry.pointee.label) : nil
-    }
-    if let label { return label }
+    guard let spot = tree.spot(forKey: hash), spot.holds(hash) else { return nil }
+    let entry = spot.values.assumingMemoryBound(to: IDIndexEntry<ID>.self) + spot.offset
+    if entry.pointee.id == id { return entry.pointee.label }
     return position(of: id, hash: hash).map { tree[$0].label }
   }
 

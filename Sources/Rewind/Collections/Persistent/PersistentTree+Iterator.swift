@@ -32,22 +32,21 @@ extension PersistentTree {
     @inlinable
     init(_ tree: PersistentTree, from position: Int = 0) {
       root = tree.root
-      path = []
-      var current = Unmanaged.passUnretained(tree.root)
-      var offset = Swift.min(Swift.max(0, position), tree.count)
       var path: ContiguousArray<Frame> = []
-      while let next = current._withUnsafeGuaranteedRef({ node -> Unmanaged<TreeNode<Value>>? in
-        if node.isLeaf { return nil }
-        let (index, inner) = node.child(forInsertionAt: offset)
-        path.append(Frame(node: node, index: index))
-        offset = inner
-        return node.unretainedChild(index)
-      }) {
-        current = next
-      }
+      var offset = Swift.min(Swift.max(0, position), tree.count)
+      let spot = tree.descend(
+        choosing: { node in
+          let (index, inner) = node.child(forInsertionAt: offset)
+          path.append(Frame(node: node, index: index))
+          offset = inner
+          return index
+        },
+        leaf: { $0.spot(base: 0, offset: offset) }
+      ).unsafelyUnwrapped
       self.path = path
-      (values, valueCount) = current._withUnsafeGuaranteedRef { ($0.slots, $0.width) }
-      self.offset = offset
+      values = spot.values.assumingMemoryBound(to: Value.self)
+      valueCount = spot.width
+      self.offset = spot.offset
     }
 
     @inlinable
@@ -64,22 +63,26 @@ extension PersistentTree {
       var depth = path.count &- 1
       while depth >= 0 {
         let index = path[depth].index &+ 1
-        let parent = Unmanaged.passUnretained(path[depth].node)
-        guard index < parent._withUnsafeGuaranteedRef({ $0.width }) else {
+        unowned(unsafe) let parent = path[depth].node
+        guard index < parent.width else {
           depth &-= 1
           continue
         }
         path[depth].index = index
         path.removeSubrange((depth &+ 1)...)
-        var current = parent._withUnsafeGuaranteedRef { $0.unretainedChild(index) }
-        while let next = current._withUnsafeGuaranteedRef({ node -> Unmanaged<TreeNode<Value>>? in
-          if node.isLeaf { return nil }
+        var current = parent.childPointer(index)
+        while let next = Unmanaged<TreeNode<Value>>.fromOpaque(current)._withUnsafeGuaranteedRef({
+          node -> UnsafeMutableRawPointer? in
+          if node.isLeaf {
+            values = node.slots
+            valueCount = node.width
+            return nil
+          }
           path.append(Frame(node: node, index: 0))
-          return node.unretainedChild(0)
+          return node.childPointer(0)
         }) {
           current = next
         }
-        (values, valueCount) = current._withUnsafeGuaranteedRef { ($0.slots, $0.width) }
         if valueCount > 0 {
           offset = 1
           return values[0]

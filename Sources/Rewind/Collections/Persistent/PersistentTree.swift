@@ -31,52 +31,100 @@ struct PersistentTree<Value> {
   // MARK: Descending
 
   /// The leaf reached from the root by `choose`, which is given each inner node on the way and returns
-  /// the index of the child to step into (updating the caller's state), or `nil` to give up.
+  /// the index of the child to step into (updating the caller's state), or `nil` to give up; `leaf` is
+  /// then given the leaf.
   ///
-  /// Nodes are passed without reference counting (`Unmanaged`, guaranteed by the tree that holds them):
-  /// retaining and releasing each node on the way cost more than the search itself.
+  /// Nodes are passed as opaque pointers, borrowed from the tree that holds them: retaining each node on
+  /// the way cost more than the search itself, and the results are of non-generic types (a raw pointer, a
+  /// ``LeafSpot``), so that code not specialized for the element type (a generic reducer in another
+  /// module) looks up no type metadata on each call, which had doubled such a caller's cost.
   @inlinable
-  func leaf(choosing choose: (TreeNode<Value>) -> Int?) -> Unmanaged<TreeNode<Value>>? {
-    var current = Unmanaged.passUnretained(root)
+  func descend(
+    choosing choose: (TreeNode<Value>) -> Int?, leaf: (TreeNode<Value>) -> LeafSpot
+  ) -> LeafSpot? {
+    var current = Unmanaged.passUnretained(root).toOpaque()
     while true {
       var gaveUp = false
-      let next = current._withUnsafeGuaranteedRef { node -> Unmanaged<TreeNode<Value>>? in
+      let next = Unmanaged<TreeNode<Value>>.fromOpaque(current)._withUnsafeGuaranteedRef {
+        node -> UnsafeMutableRawPointer? in
         if node.isLeaf { return nil }
         guard let index = choose(node) else {
           gaveUp = true
           return nil
         }
-        return node.unretainedChild(index)
+        return node.childPointer(index)
       }
       if gaveUp { return nil }
-      guard let next else { return current }
+      guard let next else { break }
       current = next
     }
+    return Unmanaged<TreeNode<Value>>.fromOpaque(current)._withUnsafeGuaranteedRef(leaf)
   }
 
-  /// The leaf holding position `position`, and the position within it.
+  /// The leaf holding position `position` (`0 ..< count`).
   @inlinable
-  func leaf(containing position: Int) -> (leaf: Unmanaged<TreeNode<Value>>, offset: Int) {
+  func spot(containing position: Int) -> LeafSpot {
     var offset = position
-    let leaf = self.leaf { node in
-      let (index, inner) = node.child(containing: offset)
-      offset = inner
-      return index
-    }
-    return (leaf.unsafelyUnwrapped, offset)
+    var base = 0
+    return descend(
+      choosing: { node in
+        let (index, inner) = node.child(containing: offset)
+        base &+= offset &- inner
+        offset = inner
+        return index
+      },
+      leaf: { $0.spot(base: base, offset: offset) }
+    ).unsafelyUnwrapped
   }
 
-  /// The leaf that may hold `key`, and the number of values before it; `nil` when every key is smaller.
+  /// The leaf that may hold `key`, with `offset` at the first key there at least `key`; `nil` when every
+  /// key of the tree is smaller.
   @inlinable
-  func leaf(forKey key: UInt64) -> (leaf: Unmanaged<TreeNode<Value>>, base: Int)? {
+  func spot(forKey key: UInt64) -> LeafSpot? {
     var base = 0
-    let leaf = self.leaf { node in
-      let index = node.firstIndex(ofKeyAtLeast: key)
-      if index == node.width { return nil }
-      base &+= node.start(ofChild: index)
-      return index
-    }
-    return leaf.map { ($0, base) }
+    return descend(
+      choosing: { node in
+        let index = node.firstIndex(ofKeyAtLeast: key)
+        if index == node.width { return nil }
+        base &+= node.start(ofChild: index)
+        return index
+      },
+      leaf: { $0.spot(base: base, offset: $0.firstIndex(ofKeyAtLeast: key)) })
+  }
+
+  /// Like ``spot(forKey:)``, making every node on the path referenced by this tree alone first, so that
+  /// the leaf's values may be changed in place.
+  @inlinable
+  mutating func uniqueSpot(forKey key: UInt64) -> LeafSpot? {
+    makeRootUnique()
+    var base = 0
+    return descend(
+      choosing: { node in
+        let index = node.firstIndex(ofKeyAtLeast: key)
+        if index == node.width { return nil }
+        base &+= node.start(ofChild: index)
+        node.makeChildUnique(index)
+        return index
+      },
+      leaf: { $0.spot(base: base, offset: $0.firstIndex(ofKeyAtLeast: key)) })
+  }
+
+  /// Like ``spot(containing:)``, making every node on the path referenced by this tree alone first.
+  @inlinable
+  mutating func uniqueSpot(containing position: Int) -> LeafSpot {
+    makeRootUnique()
+    var offset = position
+    var base = 0
+    return descend(
+      choosing: { node in
+        let (index, inner) = node.child(containing: offset)
+        base &+= offset &- inner
+        offset = inner
+        node.makeChildUnique(index)
+        return index
+      },
+      leaf: { $0.spot(base: base, offset: offset) }
+    ).unsafelyUnwrapped
   }
 
   // MARK: Reading
@@ -84,37 +132,48 @@ struct PersistentTree<Value> {
   /// The value at `position`.
   /// - Complexity: O(log n).
   @inlinable
-  subscript(position: Int) -> Value {
-    let (leaf, offset) = leaf(containing: position)
-    return leaf._withUnsafeGuaranteedRef { $0.slots[offset] }
+  subscript(position: Int) -> Value { pointer(to: position).pointee }
+
+  /// The address of the value at `position`, valid while the tree is neither changed nor released: for
+  /// reading a value in place.
+  /// - Complexity: O(log n).
+  @inlinable
+  func pointer(to position: Int) -> UnsafeMutablePointer<Value> {
+    let spot = spot(containing: position)
+    return spot.values.assumingMemoryBound(to: Value.self) + spot.offset
   }
 
   /// The key of the value at `position` (keyed trees).
   /// - Complexity: O(log n).
   @inlinable
   func key(at position: Int) -> UInt64 {
-    let (leaf, offset) = leaf(containing: position)
-    return leaf._withUnsafeGuaranteedRef { $0.labels[offset] }
+    let spot = spot(containing: position)
+    return spot.labels[spot.offset]
   }
 
   /// The position of the first value whose key is at least `key` (`count` when there is none).
   /// - Complexity: O(log n).
   @inlinable
   func lowerBound(key: UInt64) -> Int {
-    guard let (leaf, base) = leaf(forKey: key) else { return count }
-    return base &+ leaf._withUnsafeGuaranteedRef { $0.firstIndex(ofKeyAtLeast: key) }
+    guard let spot = spot(forKey: key) else { return count }
+    return spot.base &+ spot.offset
   }
 
-  /// The position of the value whose key is exactly `key`, with that value.
+  /// The position of the value whose key is exactly `key` (keyed trees, unique keys).
   /// - Complexity: O(log n).
   @inlinable
-  func find(key: UInt64) -> (position: Int, value: Value)? {
-    guard let (leaf, base) = leaf(forKey: key) else { return nil }
-    return leaf._withUnsafeGuaranteedRef { node in
-      let offset = node.firstIndex(ofKeyAtLeast: key)
-      guard offset < node.width, node.labels[offset] == key else { return nil }
-      return (base &+ offset, node.slots[offset])
-    }
+  func position(ofKey key: UInt64) -> Int? {
+    guard let spot = spot(forKey: key), spot.holds(key) else { return nil }
+    return spot.base &+ spot.offset
+  }
+
+  /// The address of the value whose key is exactly `key` (keyed trees, unique keys), valid while the
+  /// tree is neither changed nor released.
+  /// - Complexity: O(log n).
+  @inlinable
+  func pointer(toKey key: UInt64) -> UnsafeMutablePointer<Value>? {
+    guard let spot = spot(forKey: key), spot.holds(key) else { return nil }
+    return spot.values.assumingMemoryBound(to: Value.self) + spot.offset
   }
 
   /// The position of the first value with key `key` that `matches` accepts: for keys that may repeat
@@ -122,24 +181,15 @@ struct PersistentTree<Value> {
   /// - Complexity: O(log n + r) for r values with that key.
   @inlinable
   func firstPosition(ofKey key: UInt64, where matches: (Value) -> Bool) -> Int? {
-    guard let (leaf, base) = leaf(forKey: key) else { return nil }
-    var found: Int?
-    var offset = 0
-    let stopped = leaf._withUnsafeGuaranteedRef { node -> Bool in
-      offset = node.firstIndex(ofKeyAtLeast: key)
-      while offset < node.width {
-        guard node.labels[offset] == key else { return true }
-        if matches(node.slots[offset]) {
-          found = base &+ offset
-          return true
-        }
-        offset &+= 1
-      }
-      return false
+    guard var spot = spot(forKey: key) else { return nil }
+    let values = spot.values.assumingMemoryBound(to: Value.self)
+    while spot.offset < spot.width {
+      guard spot.labels[spot.offset] == key else { return nil }
+      if matches(values[spot.offset]) { return spot.base &+ spot.offset }
+      spot.offset &+= 1
     }
-    if stopped { return found }
     // Equal keys that run on into the next leaf: colliding hashes only.
-    var position = base &+ offset
+    var position = spot.base &+ spot.offset
     while position < count, self.key(at: position) == key {
       if matches(self[position]) { return position }
       position &+= 1
@@ -159,43 +209,16 @@ struct PersistentTree<Value> {
   /// - Complexity: O(log n), plus copying the shared nodes on the path (O(log n) of them).
   @inlinable
   mutating func update<R>(at position: Int, _ body: (inout Value) throws -> R) rethrows -> R {
-    makeRootUnique()
-    var offset = position
-    let leaf = self.leaf { node in
-      let (index, inner) = node.child(containing: offset)
-      node.makeChildUnique(index)
-      offset = inner
-      return index
-    }
-    return try leaf.unsafelyUnwrapped._withUnsafeGuaranteedRef { try body(&$0.slots[offset]) }
+    let spot = uniqueSpot(containing: position)
+    return try body(&spot.values.assumingMemoryBound(to: Value.self)[spot.offset])
   }
 
   /// Runs `body` on the value whose key is `key` (keyed trees, unique keys); `nil` when there is none.
   /// - Complexity: O(log n), plus copying the shared nodes on the path.
   @inlinable
   mutating func update<R>(key: UInt64, _ body: (inout Value) throws -> R) rethrows -> R? {
-    guard let (leaf, offset) = uniqueLeaf(key: key) else { return nil }
-    return try body(&leaf.slots[offset])
-  }
-
-  /// The leaf holding the value whose key is `key` (keyed trees, unique keys), made referenced by this
-  /// tree alone along with its path, and the value's offset in it; `nil` when there is none.
-  /// - Complexity: O(log n), plus copying the shared nodes on the path.
-  @inlinable
-  mutating func uniqueLeaf(key: UInt64) -> (leaf: TreeNode<Value>, offset: Int)? {
-    makeRootUnique()
-    let leaf = self.leaf { node in
-      let index = node.firstIndex(ofKeyAtLeast: key)
-      if index == node.width { return nil }
-      node.makeChildUnique(index)
-      return index
-    }
-    guard let leaf else { return nil }
-    return leaf._withUnsafeGuaranteedRef { node in
-      let offset = node.firstIndex(ofKeyAtLeast: key)
-      guard offset < node.width, node.labels[offset] == key else { return nil }
-      return (node, offset)
-    }
+    guard let spot = uniqueSpot(forKey: key), spot.holds(key) else { return nil }
+    return try body(&spot.values.assumingMemoryBound(to: Value.self)[spot.offset])
   }
 
   /// Gives the value at `position` the key `key`, which must keep the keys in order.

@@ -205,10 +205,16 @@ final class TreeNode<Value> {
     UnsafeMutableBufferPointer(start: childSlots, count: width)
   }
 
-  /// Child `index`, not retained: valid while this node holds it.
+  /// Child `index` as an opaque pointer, not retained: valid while this node holds it.
   @inlinable
-  func unretainedChild(_ index: Int) -> Unmanaged<TreeNode> {
-    UnsafeRawPointer(childSlots + index).load(as: Unmanaged<TreeNode>.self)
+  func childPointer(_ index: Int) -> UnsafeMutableRawPointer {
+    UnsafeRawPointer(childSlots + index).load(as: UnsafeMutableRawPointer.self)
+  }
+
+  /// Where a descent ended in this leaf.
+  @inlinable
+  func spot(base: Int, offset: Int) -> LeafSpot {
+    LeafSpot(labels: labels, values: UnsafeMutableRawPointer(slots), width: width, base: base, offset: offset)
   }
 
   /// The number of values before child `index`.
@@ -303,3 +309,25 @@ final class TreeNode<Value> {
 }
 
 extension TreeNode: @unchecked Sendable where Value: Sendable {}
+
+/// Where a descent of a ``PersistentTree`` ended: a leaf's keys and values, its width, the position of its
+/// first value, and an offset in it. Not generic, so that returning it costs unspecialized code no type
+/// metadata; the values are read with `values.assumingMemoryBound(to:)`.
+@usableFromInline
+struct LeafSpot {
+  @usableFromInline let labels: UnsafeMutablePointer<UInt64>
+  @usableFromInline let values: UnsafeMutableRawPointer
+  @usableFromInline let width: Int
+  /// The position of the leaf's first value in the tree.
+  @usableFromInline let base: Int
+  @usableFromInline var offset: Int
+
+  @inlinable
+  init(labels: UnsafeMutablePointer<UInt64>, values: UnsafeMutableRawPointer, width: Int, base: Int, offset: Int) {
+    (self.labels, self.values, self.width, self.base, self.offset) = (labels, values, width, base, offset)
+  }
+
+  /// Whether the value at `offset` has key `key`.
+  @inlinable
+  func holds(_ key: UInt64) -> Bool { offset < width && labels[offset] == key }
+}
