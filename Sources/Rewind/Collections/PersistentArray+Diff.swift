@@ -21,21 +21,28 @@ extension PersistentArray where Element: Differentiable {
     let shorter = Swift.min(sourceCount, targetCount)
     // The common prefix and suffix exactly as the general diff finds them (equal identifiers), with the
     // content updates inside them; shared subtrees are stepped over, as they hold no update.
+    // Comparing value by value through the trees costs more than the general diff's scan of two arrays:
+    // when about an eighth of the values would be, little is shared and the general diff runs instead.
+    let budget = (sourceCount &+ targetCount) / 8 &+ 64
     var updates: [(target: Int, source: Int)] = []
-    let prefix = source.tree.sharedRun(with: target.tree, forward: true, limit: shorter) { old, new, offset in
+    let prefixRun = source.tree.sharedRun(with: target.tree, forward: true, limit: shorter, budget: budget) {
+      old, new, offset in
       guard old.differenceIdentifier == new.differenceIdentifier else { return false }
       if !new.isContentEqual(to: old) { updates.append((offset, offset)) }
       return true
     }
+    guard let prefix = prefixRun else { return StagedChangeset(source: source, target: target) }
     var suffixUpdates: [(target: Int, source: Int)] = []
-    let suffix = source.tree.sharedRun(with: target.tree, forward: false, limit: shorter &- prefix) {
-      old, new, offset in
+    let suffixRun = source.tree.sharedRun(
+      with: target.tree, forward: false, limit: shorter &- prefix, budget: budget
+    ) { old, new, offset in
       guard old.differenceIdentifier == new.differenceIdentifier else { return false }
       if !new.isContentEqual(to: old) {
         suffixUpdates.append((targetCount &- 1 &- offset, sourceCount &- 1 &- offset))
       }
       return true
     }
+    guard let suffix = suffixRun else { return StagedChangeset(source: source, target: target) }
 
     let sourceMiddle = prefix..<(sourceCount &- suffix)
     let targetMiddle = prefix..<(targetCount &- suffix)

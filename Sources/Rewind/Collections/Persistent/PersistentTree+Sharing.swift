@@ -61,6 +61,29 @@ extension PersistentTree {
       return depth &+ 1
     }
 
+    /// The values left in the current leaf in the walk's direction, the current one included.
+    @inlinable
+    var remainingInLeaf: Int {
+      forward ? frames[leafDepth].node.width &- frames[leafDepth].index : frames[leafDepth].index &+ 1
+    }
+
+    /// The address of the current value; the next ones in the walk's direction follow it (forward) or
+    /// precede it, up to ``remainingInLeaf``.
+    @inlinable
+    var valuePointer: UnsafeMutablePointer<Value> { frames[leafDepth].node.slots + frames[leafDepth].index }
+
+    /// Moves past `count` values of the current leaf (at most ``remainingInLeaf``).
+    @inlinable
+    mutating func advance(by count: Int) {
+      guard count > 0 else { return }
+      if count < remainingInLeaf {
+        frames[leafDepth].index &+= forward ? count : -count
+      } else {
+        frames[leafDepth].index = forward ? frames[leafDepth].node.width &- 1 : 0
+        skip(depth: frames.count)
+      }
+    }
+
     /// Moves past the subtree at `depth`, or past the current value when `depth` is `frames.count`.
     @inlinable
     mutating func skip(depth: Int) {
@@ -87,10 +110,15 @@ extension PersistentTree {
   /// - Complexity: O((s + 1) · log n), where s is the number of subtrees the walk steps over, plus the
   ///   values it compares one by one; for two versions of one tree that differ in one place,
   ///   O(fanout · log n).
+  ///
+  /// With a `budget`, gives up (returns `nil`) once more than `budget` values were compared one by one:
+  /// little is shared, and a plain scan would be cheaper.
   @inlinable
   func sharedRun(
-    with other: PersistentTree, forward: Bool, limit: Int, same: (Value, Value, Int) -> Bool
-  ) -> Int {
+    with other: PersistentTree, forward: Bool, limit: Int, budget: Int = .max,
+    same: (Value, Value, Int) -> Bool
+  ) -> Int? {
+    var budget = budget
     var mine = Cursor(self, forward: forward)
     var theirs = Cursor(other, forward: forward)
     var matched = 0
@@ -109,10 +137,23 @@ extension PersistentTree {
         }
         height &-= 1
       }
-      guard same(mine.value, theirs.value, matched) else { break }
-      mine.skip(depth: mine.frames.count)
-      theirs.skip(depth: theirs.frames.count)
-      matched &+= 1
+      // Nothing shared here: compare the values left in both leaves, in a plain loop.
+      let run = Swift.min(mine.remainingInLeaf, theirs.remainingInLeaf, limit &- matched)
+      budget &-= run
+      if budget < 0 { return nil }
+      let step = forward ? 1 : -1
+      var myValue = mine.valuePointer
+      var theirValue = theirs.valuePointer
+      var compared = 0
+      while compared < run, same(myValue.pointee, theirValue.pointee, matched &+ compared) {
+        compared &+= 1
+        myValue += step
+        theirValue += step
+      }
+      mine.advance(by: compared)
+      theirs.advance(by: compared)
+      matched &+= compared
+      if compared < run { break }
     }
     return matched
   }
@@ -123,7 +164,7 @@ extension PersistentTree {
   func elementsEqual(_ other: PersistentTree, by same: (Value, Value) -> Bool) -> Bool {
     if isIdentical(to: other) { return true }
     guard count == other.count else { return false }
-    return sharedRun(with: other, forward: true, limit: count) { mine, theirs, _ in same(mine, theirs) } == count
+    return sharedRun(with: other, forward: true, limit: count) { mine, theirs, _ in same(mine, theirs) }! == count
   }
 }
 
