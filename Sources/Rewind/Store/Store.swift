@@ -148,7 +148,7 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
     self.diagnosticsHandler = diagnostics
     self.undoPolicy = undoPolicy
     var dependencies = dependencies
-    dependencies.services = StoreServices(report: diagnostics, journal: journal)
+    dependencies.services = StoreServices(report: diagnostics, journal: journal, effects: effects)
     self.dependencies = dependencies
   }
 
@@ -445,7 +445,10 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
         }
         let report = diagnosticsHandler
         let dependencies = dependencies
-        effects.start(priority: run.priority, ids: run.cancellationIDs, cancelInFlight: run.cancelInFlight) {
+        effects.start(
+          priority: run.priority, ids: run.cancellationIDs, cancelInFlight: run.cancelInFlight,
+          lifetime: run.lifetime
+        ) {
           do {
             try await DependencyValues.$taskLocal.withValue(dependencies) { try await run.operation(send) }
           } catch is CancellationError {
@@ -461,6 +464,8 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
         effects.cancel(id: id)
       case .diagnostic(let diagnostic):
         diagnosticsHandler(diagnostic)
+      case .endLifetimes(let end):
+        effects.end(end)
       }
     }
   }
