@@ -136,6 +136,49 @@ private func rows(_ ids: Int...) -> IdentifiedArray<TimerRow.State> {
     store.cancelAllEffects()
   }
 
+  @Test func noActionOfACancelledEffectArrivesAfterTheSendThatEndedIt() async {
+    // The effect hands its `send` to an unstructured task, which cancellation does not reach: the store
+    // itself must refuse what it sends once the row is gone.
+    let clock = ManualClock()
+    let log = DiagnosticLog()
+    let attempts = Locked(0)
+    let rowReducer = Reduce<TimerRow.State, TimerRow.Action> { row, action in
+      switch action {
+      case .start:
+        return .run { send in
+          Task {
+            try await clock.sleep(for: .seconds(1))
+            send(.tick)
+            attempts.withLock { $0 += 1 }
+          }
+          try await Task.sleep(for: .seconds(3_600))
+        }
+      case .tick:
+        row.ticks += 1
+        return .none
+      default:
+        return .none
+      }
+    }
+    let list = Reduce<TimerList.State, TimerList.Action> { state, action in
+      if case .remove(let id) = action { state.rows.remove(id: id) }
+      return .none
+    }
+    .forEach(\.rows, action: TimerList.Action.rowPath) { rowReducer }
+    let store = Store(
+      initialState: TimerList.State(rows: rows(1, 2)), reducer: list, diagnostics: log.record)
+    store.send(.row(IdentifiedAction(id: 1, action: .start)))
+    store.send(.row(IdentifiedAction(id: 2, action: .start)))
+    #expect(await clock.waitForSleepers(2))
+    store.send(.remove(1))
+    await clock.advance(by: .seconds(1))
+    while attempts.withLock({ $0 }) < 2 { await Task.yield() }
+    #expect(store.state.rows[id: 2]?.ticks == 1)
+    #expect(store.sequence == 4, "row 2's tick arrived; row 1's did not: \(store.sequence)")
+    #expect(log.all.isEmpty, "no action for the removed row: \(log.all)")
+    store.cancelAllEffects()
+  }
+
   @Test func replacingEveryRowWithOthersOfTheSameCountEndsTheOldTimers() async {
     let clock = ManualClock()
     let store = store(TimerList.State(rows: rows(1, 2)), TimerList(), clock: clock)

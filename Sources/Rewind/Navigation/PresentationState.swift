@@ -139,8 +139,12 @@ extension PresentationAction: Codable where ChildAction: Codable {}
 
 extension ActionPath {
   /// The path from a presentation action to the presented child's action.
-  public static var presented: ActionPath<PresentationAction<Value>, Value> {
-    ActionPath<PresentationAction<Value>, Value>(
+  ///
+  /// ```swift
+  /// await store.receive(AppAction.composePath.appending(.presented()), .sent)
+  /// ```
+  public static func presented() -> ActionPath where Root == PresentationAction<Value> {
+    ActionPath(
       embed: { .presented($0) },
       extract: { if case .presented(let action) = $0 { action } else { nil } })
   }

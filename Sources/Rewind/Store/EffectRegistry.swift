@@ -10,17 +10,30 @@ final class EffectRegistry: Sendable {
     priority: TaskPriority?, ids: [EffectID], cancelInFlight: Bool, lifetime: [LifetimeComponent] = [],
     operation: @escaping @Sendable () async -> Void
   ) {
+    startWithLiveness(priority: priority, ids: ids, cancelInFlight: cancelInFlight, lifetime: lifetime) {
+      _ in await operation()
+    }
+  }
+
+  /// Starts `operation` as ``start(priority:ids:cancelInFlight:lifetime:operation:)`` does, handing it
+  /// the task's ``EffectLiveness``, which turns false when the task is cancelled through this registry.
+  func startWithLiveness(
+    priority: TaskPriority?, ids: [EffectID], cancelInFlight: Bool, lifetime: [LifetimeComponent] = [],
+    operation: @escaping @Sendable (EffectLiveness) async -> Void
+  ) {
     if cancelInFlight, !ids.isEmpty {
       for id in ids { cancel(id: id) }
     }
+    let liveness = EffectLiveness()
     tasks.withLock { tasks in
       let token = tasks.reserveToken()
       // Created under the lock, so the task's own removal (which takes the lock) comes after this insert.
       let task = Task(priority: priority) { [weak self] in
-        await operation()
+        await operation(liveness)
         self?.remove(token)
       }
-      tasks.insert(RunningEffects.Entry(task: task, ids: ids, lifetime: lifetime), token: token)
+      tasks.insert(
+        RunningEffects.Entry(task: task, ids: ids, lifetime: lifetime, liveness: liveness), token: token)
     }
   }
 
@@ -78,6 +91,7 @@ struct RunningEffects {
     var task: Task<Void, Never>
     var ids: [EffectID]
     var lifetime: [LifetimeComponent]
+    var liveness = EffectLiveness()
   }
 
   /// Waiters to resume once the lock is released.
@@ -97,6 +111,7 @@ struct RunningEffects {
 
   var count: Int { entries.count }
   var hasChildWork: Bool { childEntries > 0 }
+
 
   mutating func reserveToken() -> UInt64 {
     defer { nextToken += 1 }
@@ -127,7 +142,10 @@ struct RunningEffects {
   ) -> (cancelled: [Task<Void, Never>], idle: IdleWaiters) {
     let tokens = entries.compactMap { matching($0.value) ? $0.key : nil }
     let removed = tokens.compactMap { entries.removeValue(forKey: $0) }
-    for entry in removed { forget(entry) }
+    for entry in removed {
+      entry.liveness.cancel()
+      forget(entry)
+    }
     _checkInvariants()
     return (removed.map(\.task), removed.isEmpty ? IdleWaiters() : takeIdleWaitersIfIdle())
   }
@@ -163,4 +181,17 @@ struct RunningEffects {
       precondition(childEntries >= 0)
     #endif
   }
+}
+
+/// Whether an effect task may still send: false once it was cancelled through the store's registry.
+///
+/// The store reads it while holding its dispatch gate, and effects are cancelled by sends that hold the
+/// gate too, so an action never slips in after the send that ended its effect. Work that finished is not
+/// cancelled: an unstructured task it left behind may still send.
+final class EffectLiveness: Sendable {
+  private let cancelled = Atomic<Bool>(false)
+
+  var isCancelled: Bool { cancelled.load(ordering: .acquiring) }
+
+  func cancel() { cancelled.store(true, ordering: .releasing) }
 }

@@ -267,6 +267,27 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
         correlationID: metadata.correlationID))
   }
 
+  /// Sends an action on behalf of an effect task, unless the store cancelled that task.
+  ///
+  /// Checked while holding the dispatch gate, under which sends cancel effects: an action cannot slip in
+  /// after the send that removed its effect's child state, even if the task checked for cancellation
+  /// just before.
+  func sendFromEffect(
+    _ action: Action, cause: UInt64, metadata: EventMetadata, liveness: EffectLiveness
+  ) {
+    let pending = PendingEvent<State, Action>(
+      payload: .action(action), actor: metadata.actor, source: .effect(cause: cause),
+      correlationID: metadata.correlationID)
+    if gate.isHeldByCurrentThread {
+      gate.enqueue(pending)
+      return
+    }
+    gate.enter()
+    if !liveness.isCancelled { process(pending) }
+    while let next = gate.dequeue() { process(next) }
+    gate.leave()
+  }
+
   @inlinable
   func dispatch(_ pending: PendingEvent<State, Action>) {
     if gate.isHeldByCurrentThread {
@@ -440,15 +461,15 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
             payload: .action(action), actor: metadata.actor, source: .effect(cause: cause),
             correlationID: metadata.correlationID))
       case .run(let run):
-        let send = Send<Action> { [weak self] action in
-          self?.sendFromEffect(action, cause: cause, metadata: metadata)
-        }
         let report = diagnosticsHandler
         let dependencies = dependencies
-        effects.start(
+        effects.startWithLiveness(
           priority: run.priority, ids: run.cancellationIDs, cancelInFlight: run.cancelInFlight,
           lifetime: run.lifetime
-        ) {
+        ) { [weak self] liveness in
+          let send = Send<Action> { [weak self] action in
+            self?.sendFromEffect(action, cause: cause, metadata: metadata, liveness: liveness)
+          }
           do {
             try await DependencyValues.$taskLocal.withValue(dependencies) { try await run.operation(send) }
           } catch is CancellationError {
