@@ -4,8 +4,10 @@ extension TestStore {
   /// Waits for the next action an effect sent, asserts it is `expected`, and asserts the state change.
   ///
   /// When not exhaustive, actions received before the first one equal to `expected` are skipped.
-  /// - Parameter timeout: how long to wait in real time before failing; ``timeout`` by default. The wait
-  ///   ends when the action is recorded, and fails at once when no effect is running.
+  ///
+  /// The wait ends when the action is recorded, and fails at once when no effect is running that could
+  /// send it; `timeout` (by default ``timeout``) bounds the real time spent waiting for an effect that
+  /// runs but does not send.
   public func receive(
     _ expected: Action,
     timeout: Duration? = nil,

@@ -23,7 +23,7 @@ import Rewind
 /// A failure is reported to the running test's framework: as a Swift Testing issue, or through
 /// `XCTFail` in an XCTest test. State mismatches come with a diff (`−` expected, `+` actual).
 public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
-  /// The clock that stamps events and that effects sleep on (it is their ``DependencyValues/clock``).
+  /// The clock that stamps events and that effects sleep on (it is their `DependencyValues.clock`).
   public let clock: ManualClock
   /// The store under test.
   public let store: Store<State, Action>
@@ -64,12 +64,14 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
   ///   - actor: recorded as the actor of the events.
   ///   - history: the undo policy, for tests of ``undo(fileID:filePath:line:column:assert:)`` and
   ///     ``redo(fileID:filePath:line:column:assert:)``.
-  ///   - fileID: where a store released without `finish()` reports what it left unchecked, and where a
-  ///     call to an unimplemented dependency is reported (the caller, by default); so are `filePath`,
-  ///     `line` and `column`.
+  ///   - fileID: the file where a store released without `finish()` reports what it left unchecked, and
+  ///     where a call to an unimplemented dependency is reported (the caller's, by default).
+  ///   - filePath: the same file's path.
+  ///   - line: the line of those reports.
+  ///   - column: their column.
   ///   - dependencies: overrides the test values that effects see. The store starts from each key's
-  ///     `testValue`, with ``DependencyValues/clock`` set to `clock`, ``DependencyValues/date`` reading
-  ///     `clock`, and ``DependencyValues/uuid`` counting up from zero. An effect that calls an unimplemented
+  ///     `testValue`, with `DependencyValues.clock` set to `clock`, `DependencyValues.date` reading
+  ///     `clock`, and `DependencyValues.uuid` counting up from zero. An effect that calls an unimplemented
   ///     dependency fails the test at once, naming it.
   public init<R: Reducer & Sendable>(
     initialState: State,
