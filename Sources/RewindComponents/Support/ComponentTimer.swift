@@ -1,0 +1,66 @@
+import Rewind
+
+/// The components' timer effects: sleep on a clock, then send the one action that matters (an animation
+/// ended, an auto-save is due).
+///
+/// Reducers never read a clock; these effects do, live, and are never replayed: the actions they send are
+/// recorded as events caused by the event whose reduction started the timer.
+enum ComponentTimer {
+  /// The longest a timer sleeps in one go (about 31 years); longer durations are capped.
+  static let longestSleep: Double = 1e9
+
+  /// Sends `action` when `run` ends, `run.duration` seconds from now; cancellable by `id`, replacing the
+  /// timer already running under it.
+  static func finish<Action: Sendable>(
+    _ run: SwipeAnimationRun, clock: (any Clock<Duration>)?, send action: Action, id: some Hashable & Sendable
+  ) -> Effect<Action> {
+    let seconds = capped(run.duration)
+    return Effect<Action>.run { send in
+      let clock: any Clock<Duration> = clock ?? ComponentClock.default
+      try await clock.sleep(for: .seconds(seconds))
+      send(action)
+    }
+    .cancellable(id: id, cancelInFlight: true)
+  }
+
+  /// Sends `action` every `interval` seconds, at start + k·interval (no drift), until cancelled by `id`;
+  /// replaces the timer already running under it.
+  static func repeating<Action: Sendable>(
+    every interval: Double, clock: (any Clock<Duration>)?, send action: Action, id: some Hashable & Sendable
+  ) -> Effect<Action> {
+    // Foundation's timers clamp their interval to 0.1 ms; so does this one, or a tiny interval would
+    // never advance the deadline and send without pause.
+    let interval = Swift.max(shortestInterval, capped(interval))
+    return Effect<Action>.run { send in
+      let clock: any Clock<Duration> = clock ?? ComponentClock.default
+      try await repeatOn(clock, every: .seconds(interval)) { send(action) }
+    }
+    .cancellable(id: id, cancelInFlight: true)
+  }
+
+  /// Opens the clock's type so deadlines are its own instants.
+  private static func repeatOn<C: Clock<Duration>>(
+    _ clock: C, every interval: Duration, _ body: () -> Void
+  ) async throws {
+    var deadline = clock.now
+    while true {
+      deadline = deadline.advanced(by: interval)
+      try await clock.sleep(until: deadline, tolerance: nil)
+      body()
+    }
+  }
+
+  /// The shortest interval of a repeating timer, as Foundation's timers: 0.1 ms.
+  static let shortestInterval: Double = 1e-4
+
+  static func capped(_ seconds: Double) -> Double {
+    seconds.isFinite ? Swift.min(Swift.max(0, seconds), longestSleep) : 0
+  }
+}
+
+/// Where the components' timers get their clock when their reducer names none.
+public enum ComponentClock {
+  /// The clock a swipe cell's animation timer and a text editor's auto-save timer sleep on when their
+  /// reducer's `clock` is `nil`: the continuous (monotonic) clock. Tests name a manual clock instead.
+  public static var `default`: any Clock<Duration> { ContinuousClock() }
+}
