@@ -28,6 +28,7 @@ extension InboxAction {
     case .edit(let addressed): "edit #\(addressed.id) \(describe(addressed.action))"
     case .touchDown(let id, _, _): "touch \(id.map { "#\($0)" } ?? "outside the rows")"
     case .closeAll(let animated, _): animated ? "close open cells (animated)" : "close open cells"
+    case .resumeTimers: "resume the timers of the recovered state"
     case .insert(let mail, let index): "insert #\(mail.id) at \(index)"
     case .delete(let id): "list delete #\(id)"
     case .move(let from, let to): "move \(from) → \(to)"

@@ -52,8 +52,8 @@ extension InboxAction {
   public var time: Double? {
     switch self {
     case .list(.swipe(let addressed)): addressed.action.time
-    case .list(.touchDown(_, _, let now)), .list(.closeAll(_, let now)), .carousel(_, let now), .select(_, let now),
-      .tick(let now):
+    case .list(.touchDown(_, _, let now)), .list(.closeAll(_, let now)), .list(.resumeTimers(let now)),
+      .carousel(_, let now), .select(_, let now), .tick(let now):
       now
     case .list, .toggleFlag, .archive, .delete, .resetToSample: nil
     }

@@ -136,7 +136,7 @@ public struct InboxFeature: Reducer, Sendable {
   func reduceList(_ state: inout InboxState, _ action: EditableListAction<Mail>) -> Effect<InboxAction> {
     let effect = list.reduce(into: &state.list, action: action).map(InboxAction.list)
     switch action {
-    case .swipe, .touchDown, .closeAll:
+    case .swipe, .touchDown, .closeAll, .resumeTimers:
       // The table's events are those of this action only when the action went to the table.
       return effect.merge(with: clicks(in: state.list.table.events))
     case .edit(let addressed):

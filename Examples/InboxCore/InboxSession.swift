@@ -50,8 +50,8 @@ public final class InboxSession {
 
   /// Opens (or creates) the inbox log in `directory`; an empty log starts with ``InboxState/sample``.
   ///
-  /// Swipe animations the log left running (the last process ended during one, so its timer is gone) end
-  /// at once, sent by the system.
+  /// Timers do not survive the process that started them: when the log ends with a swipe animation
+  /// running or a subject being edited, the system resumes their timers (one event).
   ///
   /// - Throws: ``InboxError/directory(_:_:)`` when the directory cannot be created, and the file
   ///   journal's errors (`FileJournalError.locked` when another Inbox has it open, corruption, tampering).
@@ -72,7 +72,7 @@ public final class InboxSession {
       throw InboxError.directory(directory, "the store is not on a file journal")
     }
     let session = InboxSession(store: store, journal: journal, directory: directory, clock: clock, collected: collected)
-    session.endOrphanedAnimations()
+    session.resumeTimers()
     return session
   }
 
@@ -155,14 +155,10 @@ public final class InboxSession {
     }
   }
 
-  /// Ends the swipe animations whose timers died with an earlier process.
-  func endOrphanedAnimations() {
-    guard store.runningEffectCount == 0 else { return }
-    for id in state.list.table.animatingRowIDs.sorted() {
-      guard let animation = state.list.rows[id: id]?.swipe.animation else { continue }
-      let finished = IdentifiedAction(id: id, action: SwipeCellAction.animationFinished(id: animation.id))
-      store.send(.list(.swipe(finished)), from: .system)
-    }
+  /// Restarts the timers of a state recovered from the log (effects are never replayed).
+  func resumeTimers() {
+    guard state.list.table.isAnimating || state.editingID != nil else { return }
+    store.send(.list(.resumeTimers(at: now)), from: .system)
   }
 
   // MARK: Selection and carousel

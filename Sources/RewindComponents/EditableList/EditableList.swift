@@ -85,6 +85,12 @@ public struct EditableList<Item: EditableItem>: Reducer, Sendable {
       return table.reduce(into: &state.table, action: touch).map(Self.fromTable)
     case .closeAll(let animated, let now):
       return table.reduce(into: &state.table, action: .closeAll(animated: animated, at: now)).map(Self.fromTable)
+    case .resumeTimers(let now):
+      var effect = table.reduce(into: &state.table, action: .resumeAnimations(at: now)).map(Self.fromTable)
+      for row in state.rows where row.edit.isEditing {
+        effect = effect.merge(with: reduce(into: &state, action: .edit(IdentifiedAction(id: row.id, action: .resumeAutoSave))))
+      }
+      return effect
     }
   }
 
@@ -108,6 +114,7 @@ public struct EditableList<Item: EditableItem>: Reducer, Sendable {
     case .row(let addressed): .swipe(addressed)
     case .touchDown(let rowID, let location, let now): .touchDown(rowID: rowID, location: location, at: now)
     case .closeAll(let animated, let now): .closeAll(animated: animated, at: now)
+    case .resumeAnimations(let now): .resumeTimers(at: now)
     }
   }
 }

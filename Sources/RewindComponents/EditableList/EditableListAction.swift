@@ -18,6 +18,9 @@ public enum EditableListAction<Item: EditableItem>: Sendable {
   case touchDown(rowID: Item.ID?, location: SwipeVector, at: Double)
   /// Closes every open row, animated from display time `at`.
   case closeAll(animated: Bool, at: Double)
+  /// Restarts the timers effects do not survive (the rows' animations, the open editor's auto-save):
+  /// after the state was restored from a log or by time travel.
+  case resumeTimers(at: Double)
 }
 
 extension EditableListAction: Equatable {}
@@ -35,7 +38,7 @@ extension EditableListAction {
     case .update: .step(name: "Update")
     case .swipe(let addressed): addressed.action.suggestedUndoPolicy
     case .edit(let addressed): addressed.action.suggestedUndoPolicy
-    case .touchDown, .closeAll: .ignore
+    case .touchDown, .closeAll, .resumeTimers: .ignore
     }
   }
 }

@@ -9,12 +9,14 @@ enum ComponentTimer {
   /// The longest a timer sleeps in one go (about 31 years); longer durations are capped.
   static let longestSleep: Double = 1e9
 
-  /// Sends `action` when `run` ends, `run.duration` seconds from now; cancellable by `id`, replacing the
-  /// timer already running under it.
+  /// Sends `action` when `run` ends, `run.end − now` seconds from now (`now` being the display time of the
+  /// action that starts the timer); cancellable by `id`, replacing the timer already running under it.
   static func finish<Action: Sendable>(
-    _ run: SwipeAnimationRun, clock: (any Clock<Duration>)?, send action: Action, id: some Hashable & Sendable
+    _ run: SwipeAnimationRun, at now: Double, clock: (any Clock<Duration>)?, send action: Action,
+    id: some Hashable & Sendable
   ) -> Effect<Action> {
-    let seconds = capped(run.duration)
+    // From the start the remaining time is exactly the duration (no rounding through `end`).
+    let seconds = capped(now == run.start || !now.isFinite ? run.duration : run.end - now)
     return Effect<Action>.run { send in
       let clock: any Clock<Duration> = clock ?? ComponentClock.default
       try await clock.sleep(for: .seconds(seconds))

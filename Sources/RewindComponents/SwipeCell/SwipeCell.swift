@@ -52,9 +52,14 @@ public struct SwipeCell: Reducer, Sendable {
     let running = state.animation?.id
     let effect = reduceWithoutTimer(into: &state, action: action)
     let timerID = SwipeCellTimerID(cellID: state.cellID)
+    if case .resumeAnimation(let now) = action, let run = state.animation {
+      return effect.merge(
+        with: ComponentTimer.finish(run, at: now, clock: clock, send: .animationFinished(id: run.id), id: timerID))
+    }
     guard state.animation?.id != running else { return effect }
     if let run = state.animation {
-      return effect.merge(with: ComponentTimer.finish(run, clock: clock, send: .animationFinished(id: run.id), id: timerID))
+      return effect.merge(
+        with: ComponentTimer.finish(run, at: run.start, clock: clock, send: .animationFinished(id: run.id), id: timerID))
     }
     // Ended early (interrupted, or finished by a view): its timer would only send a finish that is
     // ignored, yet recorded. (When the timer itself sent the finish, cancelling it is harmless.)
@@ -140,6 +145,10 @@ public struct SwipeCell: Reducer, Sendable {
       return prepareForReuse(&state, resetsConfiguration: resets)
     case .animationFinished(let id):
       guard let run = state.animation, run.id == id else { return .none }
+      return finish(&state, run)
+    case .resumeAnimation(let now):
+      // An animation over at `now` ends; one still running keeps going (its timer is restarted above).
+      guard let run = state.animation, run.isFinished(at: now) else { return .none }
       return finish(&state, run)
     }
   }

@@ -47,6 +47,9 @@ public enum SwipeCellAction: Equatable, Sendable, Codable {
   /// cause is the action that started the animation; one for another id (a repeat, or an animation
   /// already interrupted) is ignored.
   case animationFinished(id: Int)
+  /// Restarts the timer of an animation that has none: after the state was restored from a log or by time
+  /// travel (effects are never replayed). An animation already over at `at` ends now.
+  case resumeAnimation(at: Double)
 }
 
 extension SwipeCellAction {
@@ -54,7 +57,7 @@ extension SwipeCellAction {
   public var time: Double? {
     switch self {
     case .panBegan(_, _, _, let now), .panChanged(_, let now), .panEnded(_, _, let now), .tapContent(_, let now), .tapButton(_, _, let now),
-      .show(_, _, let now), .hide(_, let now), .expand(_, let now), .setOffset(_, _, let now), .cancelGesture(let now):
+      .show(_, _, let now), .hide(_, let now), .expand(_, let now), .setOffset(_, _, let now), .cancelGesture(let now), .resumeAnimation(let now):
       now
     case .setEditing, .setButtons, .setCellWidth, .setSafeAreaInsets, .refreshContent, .prepareForReuse,
       .animationFinished:

@@ -23,6 +23,12 @@ public struct SwipeTable<Row: SwipeTableRow>: Reducer, Sendable {
       return rowAction(&state, id: addressed.id, action: addressed.action)
     case .touchDown(let rowID, let location, let now):
       return touchDown(&state, rowID: rowID, location: location, now: now)
+    case .resumeAnimations(let now):
+      var effect = Effect<SwipeTableAction<Row.ID>>.none
+      for id in animatingRowIDsInDisplayOrder(state) {
+        effect = effect.merge(with: send(&state, id: id, .resumeAnimation(at: now), at: now))
+      }
+      return effect
     case .closeAll(let animated, let now):
       var effect = Effect<SwipeTableAction<Row.ID>>.none
       // An animating row that is not open yet (or any more) is stopped too, so nothing moves afterwards.
@@ -112,11 +118,12 @@ public struct SwipeTable<Row: SwipeTableRow>: Reducer, Sendable {
       state.animatingRowIDs.remove(id)
     }
     var timer = Effect<SwipeTableAction<Row.ID>>.none
-    if swipe.animationID != before {
+    let resumes: Bool = if case .resumeAnimation = action { true } else { false }
+    if swipe.animationID != before || resumes {
       let timerID = SwipeRowTimerID(rowID: id)
       if let run = state.rows[index].swipe.animation {
         let finished = SwipeTableAction<Row.ID>.row(IdentifiedAction(id: id, action: .animationFinished(id: run.id)))
-        timer = ComponentTimer.finish(run, clock: cell.clock, send: finished, id: timerID)
+        timer = ComponentTimer.finish(run, at: now ?? run.start, clock: cell.clock, send: finished, id: timerID)
       } else {
         // Ended early: its timer would only send an ignored finish (harmless when the timer sent it).
         timer = .cancel(id: timerID)

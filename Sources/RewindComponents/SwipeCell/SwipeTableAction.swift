@@ -9,6 +9,9 @@ public enum SwipeTableAction<ID: Hashable & Sendable>: Sendable {
   case touchDown(rowID: ID?, location: SwipeVector, at: Double)
   /// Closes every open or moving row (a reload, a scroll), animated from display time `at`.
   case closeAll(animated: Bool, at: Double)
+  /// Restarts the timers of the rows' animations, which effects do not survive: after the state was
+  /// restored from a log or by time travel. Animations already over at `at` end now.
+  case resumeAnimations(at: Double)
 }
 
 extension SwipeTableAction: Equatable {}

@@ -21,6 +21,9 @@ public enum TextEditAction: Equatable, Sendable, Codable {
   /// its cause is the `begin` event). One for another session (a timer that outlived its session) is
   /// ignored.
   case autoSaveFired(session: Int)
+  /// Restarts the auto-save timer of the open session, which effects do not survive: after the state was
+  /// restored from a log or by time travel. Nothing happens when idle or without an auto-save interval.
+  case resumeAutoSave
   /// The row is reused: cancel any edit, clear the title, detach the delegate.
   case prepareForReuse
   /// A delegate listens again.

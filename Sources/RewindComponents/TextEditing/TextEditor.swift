@@ -62,6 +62,9 @@ public struct TextEditor: Reducer, Sendable {
       return commit(&state)
     case .cancel:
       return cancel(&state)
+    case .resumeAutoSave:
+      guard let session = state.session else { return .none }
+      return autoSaveTimer(state, session: session.id)
     case .autoSaveFired(let session):
       guard state.session?.id == session, state.configuration.validAutoSaveInterval != nil else { return .none }
       autoSave(&state)
@@ -84,6 +87,11 @@ public struct TextEditor: Reducer, Sendable {
     state.session = TextEditState.Session(id: id, original: state.title, text: state.title)
     state.liveValidation = nil
     state.events.append(.didBeginEditing)
+    return autoSaveTimer(state, session: id)
+  }
+
+  /// The repeating auto-save timer of session `id`, when the configuration has a usable interval.
+  func autoSaveTimer(_ state: TextEditState, session id: Int) -> Effect<TextEditAction> {
     guard let interval = state.configuration.validAutoSaveInterval else { return .none }
     return ComponentTimer.repeating(
       every: interval, clock: autoSaveClock, send: .autoSaveFired(session: id), id: AutoSaveID(editorID: state.editorID))

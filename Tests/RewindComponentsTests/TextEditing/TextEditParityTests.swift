@@ -206,6 +206,38 @@ struct TextEditParityTests {
     #expect(declined.events == [.didBeginEditing])
   }
 
+  @Test("auto-save fires are events caused by begin; resumeAutoSave restarts a timer effects did not keep")
+  func autoSaveAttributionAndResume() async throws {
+    let clock = ManualClock()
+    var configuration = TextEditConfiguration()
+    configuration.isEditingEnabled = true
+    configuration.autoSaveInterval = 2
+    let journal = InMemoryJournal<TextEditAction>()
+    let initial = TextEditState(title: "draft", configuration: configuration)
+    let store = try Store(
+      initialState: initial, reducer: TextEditor(autoSaveClock: clock), journal: journal, clock: clock, actor: "ana")
+    store.send(.begin)
+    #expect(await clock.waitForSleepers())
+    await clock.advance(by: .seconds(2))
+    #expect(await eventually { store.sequence == 2 })
+    let fired = try #require(try store.journal.events(in: 2...2).first)
+    #expect(fired.action == .autoSaveFired(session: 1))
+    #expect(fired.metadata.source == .effect(cause: 1))
+    #expect(fired.metadata.actor == "ana")
+    store.cancelAllEffects()  // the process ends while editing
+
+    let later = ManualClock()
+    let restored = try Store(initialState: initial, reducer: TextEditor(autoSaveClock: later), journal: journal, clock: later)
+    #expect(restored.state.isEditing)
+    restored.send(.resumeAutoSave)
+    #expect(await later.waitForSleepers())
+    await later.advance(by: .seconds(2))
+    #expect(await eventually { restored.sequence == 4 })
+    #expect(restored.state.events == [.didAutoSave(text: "draft")])
+    restored.send(.cancel)
+    await restored.waitForEffects()
+  }
+
   @Test("a timer that outlived its session saves nothing in the next one")
   func staleAutoSave() {
     var driver = EditDriver(title: "draft") { $0.autoSaveInterval = 2 }
