@@ -22,18 +22,16 @@ public struct InboxFeature: Reducer, Sendable {
   /// The attachments carousel.
   public let carousel = CarouselReducer()
 
-  /// Creates the reducer with the inbox's buttons, validation rules and auto-save.
-  /// - Parameter clock: the clock the timers sleep on (swipe animations' ends, auto-save); `nil` for the
-  ///   real one.
-  public init(clock: (any Clock<Duration>)? = nil) {
+  /// Creates the reducer with the inbox's buttons, validation rules and auto-save. Its timers (the ends of
+  /// swipe animations, auto-save) sleep on the clock dependency.
+  public init() {
     // Every click closes the cell: the row is archived, deleted or flagged right after.
-    let cell = SwipeCell(tappedButton: { _ in true }, clock: clock)
-    let editor = TextEditor(
-      rules: [
-        .length(min: 1, message: "A subject cannot be empty"),
-        .regex("\\S", message: "A subject needs a visible character"),
-        .length(max: Self.maxSubjectLength, message: "At most \(Self.maxSubjectLength) characters"),
-      ], autoSaveClock: clock)
+    let cell = SwipeCell(tappedButton: { _ in true })
+    let editor = TextEditor(rules: [
+      .length(min: 1, message: "A subject cannot be empty"),
+      .regex("\\S", message: "A subject needs a visible character"),
+      .length(max: Self.maxSubjectLength, message: "At most \(Self.maxSubjectLength) characters"),
+    ])
     var editing = TextEditConfiguration()
     editing.isEditingEnabled = true
     editing.maxTextLength = Self.maxSubjectLength

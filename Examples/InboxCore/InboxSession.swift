@@ -64,8 +64,10 @@ public final class InboxSession {
     // Diagnostics are collected, not printed: the terminal UI owns the screen.
     let collected = DiagnosticLog()
     let clock = timing == .simulated ? SimulatedClock() : nil
+    // The timers sleep on the clock dependency: the real clock, or the simulated one.
+    let reducer = InboxFeature().dependency(\.clock, clock ?? ContinuousClock())
     let store = try Store.open(
-      directory: directory, initialState: InboxState.sample, reducer: InboxFeature(clock: clock),
+      directory: directory, initialState: InboxState.sample, reducer: reducer,
       options: FileJournalOptions(durability: .grouped()), actor: actor, history: InboxAction.history,
       diagnostics: { collected.append($0) })
     guard let journal = store.journal as? FileJournal<InboxAction> else {

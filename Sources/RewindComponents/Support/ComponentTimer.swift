@@ -1,10 +1,11 @@
 import Rewind
 
-/// The components' timer effects: sleep on a clock, then send the one action that matters (an animation
-/// ended, an auto-save is due).
+/// The components' timer effects: sleep on the clock dependency (``DependencyValues/clock``), then send
+/// the one action that matters (an animation ended, an auto-save is due).
 ///
 /// Reducers never read a clock; these effects do, live, and are never replayed: the actions they send are
-/// recorded as events caused by the event whose reduction started the timer.
+/// recorded as events caused by the event whose reduction started the timer. A `TestStore` installs its
+/// `ManualClock`; a store can install any clock with `Reducer.dependency(\.clock, clock)`.
 enum ComponentTimer {
   /// The longest a timer sleeps in one go (about 31 years); longer durations are capped.
   static let longestSleep: Double = 1e9
@@ -12,13 +13,12 @@ enum ComponentTimer {
   /// Sends `action` when `run` ends, `run.end − now` seconds from now (`now` being the display time of the
   /// action that starts the timer); cancellable by `id`, replacing the timer already running under it.
   static func finish<Action: Sendable>(
-    _ run: SwipeAnimationRun, at now: Double, clock: (any Clock<Duration>)?, send action: Action,
-    id: some Hashable & Sendable
+    _ run: SwipeAnimationRun, at now: Double, send action: Action, id: some Hashable & Sendable
   ) -> Effect<Action> {
     // From the start the remaining time is exactly the duration (no rounding through `end`).
     let seconds = capped(now == run.start || !now.isFinite ? run.duration : run.end - now)
     return Effect<Action>.run { send in
-      let clock: any Clock<Duration> = clock ?? ComponentClock.default
+      @Dependency(\.clock) var clock
       try await clock.sleep(for: .seconds(seconds))
       send(action)
     }
@@ -28,14 +28,15 @@ enum ComponentTimer {
   /// Sends `action` every `interval` seconds, at start + k·interval (no drift), until cancelled by `id`;
   /// replaces the timer already running under it.
   static func repeating<Action: Sendable>(
-    every interval: Double, clock: (any Clock<Duration>)?, send action: Action, id: some Hashable & Sendable
+    every interval: Double, send action: Action, id: some Hashable & Sendable
   ) -> Effect<Action> {
     // Foundation's timers clamp their interval to 0.1 ms; so does this one, or a tiny interval would
     // never advance the deadline and send without pause.
     let interval = Swift.max(shortestInterval, capped(interval))
     return Effect<Action>.run { send in
-      let clock: any Clock<Duration> = clock ?? ComponentClock.default
-      try await repeatOn(clock, every: .seconds(interval)) { send(action) }
+      @Dependency(\.clock) var clock
+      let opened: any Clock<Duration> = clock
+      try await repeatOn(opened, every: .seconds(interval)) { send(action) }
     }
     .cancellable(id: id, cancelInFlight: true)
   }
@@ -58,11 +59,4 @@ enum ComponentTimer {
   static func capped(_ seconds: Double) -> Double {
     seconds.isFinite ? Swift.min(Swift.max(0, seconds), longestSleep) : 0
   }
-}
-
-/// Where the components' timers get their clock when their reducer names none.
-public enum ComponentClock {
-  /// The clock a swipe cell's animation timer and a text editor's auto-save timer sleep on when their
-  /// reducer's `clock` is `nil`: the continuous (monotonic) clock. Tests name a manual clock instead.
-  public static var `default`: any Clock<Duration> { ContinuousClock() }
 }

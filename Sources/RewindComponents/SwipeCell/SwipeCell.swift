@@ -8,7 +8,8 @@ import Rewind
 /// Animations are values in state, not streams of frames: a release stores where the offset goes, from
 /// when, and how; a view samples ``SwipeCellState/offset(at:)`` at each display frame, and the reducer
 /// schedules one ``SwipeCellAction/animationFinished(id:)`` for the animation's end on the clock
-/// dependency, so the end (and the click or close it brings) is one event caused by the gesture.
+/// dependency (``DependencyValues/clock``), so the end (and the click or close it brings) is one event
+/// caused by the gesture.
 ///
 /// ```swift
 /// let store = Store(initialState: SwipeCellState(right: [.init(title: "Delete", width: 90)]), reducer: SwipeCell())
@@ -28,22 +29,18 @@ public struct SwipeCell: Reducer, Sendable {
   public var shouldHideOnTap: @Sendable (SwipeVector) -> Bool
   /// How a release picks its target.
   public var releasePolicy: SwipeReleasePolicy
-  /// The clock the animation timers sleep on; `nil` for the default clock (see ``ComponentClock``).
-  public var clock: (any Clock<Duration>)?
 
   /// Creates the reducer; the defaults are upstream's for a delegate that implements nothing.
   public init(
     releasePolicy: SwipeReleasePolicy = .standard,
     canSwipe: (@Sendable (SwipeDirection, SwipeVector) -> Bool)? = nil,
     tappedButton: @escaping @Sendable (SwipeButtonTap) -> Bool = { _ in false },
-    shouldHideOnTap: @escaping @Sendable (SwipeVector) -> Bool = { _ in true },
-    clock: (any Clock<Duration>)? = nil
+    shouldHideOnTap: @escaping @Sendable (SwipeVector) -> Bool = { _ in true }
   ) {
     self.releasePolicy = releasePolicy
     self.canSwipe = canSwipe
     self.tappedButton = tappedButton
     self.shouldHideOnTap = shouldHideOnTap
-    self.clock = clock
   }
 
   /// Applies `action` to `state`, then schedules (or cancels) the timer of the animation it started (or
@@ -54,12 +51,12 @@ public struct SwipeCell: Reducer, Sendable {
     let timerID = SwipeCellTimerID(cellID: state.cellID)
     if case .resumeAnimation(let now) = action, let run = state.animation {
       return effect.merge(
-        with: ComponentTimer.finish(run, at: now, clock: clock, send: .animationFinished(id: run.id), id: timerID))
+        with: ComponentTimer.finish(run, at: now, send: .animationFinished(id: run.id), id: timerID))
     }
     guard state.animation?.id != running else { return effect }
     if let run = state.animation {
       return effect.merge(
-        with: ComponentTimer.finish(run, at: run.start, clock: clock, send: .animationFinished(id: run.id), id: timerID))
+        with: ComponentTimer.finish(run, at: run.start, send: .animationFinished(id: run.id), id: timerID))
     }
     // Ended early (interrupted, or finished by a view): its timer would only send a finish that is
     // ignored, yet recorded. (When the timer itself sent the finish, cancelling it is harmless.)

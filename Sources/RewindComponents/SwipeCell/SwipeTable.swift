@@ -123,7 +123,7 @@ public struct SwipeTable<Row: SwipeTableRow>: Reducer, Sendable {
       let timerID = SwipeRowTimerID(rowID: id)
       if let run = state.rows[index].swipe.animation {
         let finished = SwipeTableAction<Row.ID>.row(IdentifiedAction(id: id, action: .animationFinished(id: run.id)))
-        timer = ComponentTimer.finish(run, at: now ?? run.start, clock: cell.clock, send: finished, id: timerID)
+        timer = ComponentTimer.finish(run, at: now ?? run.start, send: finished, id: timerID)
       } else {
         // Ended early: its timer would only send an ignored finish (harmless when the timer sent it).
         timer = .cancel(id: timerID)

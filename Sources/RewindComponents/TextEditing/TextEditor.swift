@@ -6,9 +6,10 @@ import Rewind
 ///
 /// Validation rules and the delegate's answers are configuration here, never state.
 ///
-/// Auto-save is a timer effect started by `begin` and cancelled by the end of the session: each time it
-/// fires it sends ``TextEditAction/autoSaveFired(session:)``, an event caused by the `begin` event. No
-/// display frame or tick is involved.
+/// Auto-save is a timer effect on the clock dependency (``DependencyValues/clock``), started by `begin`
+/// and cancelled by the end of the session: each time it fires it sends
+/// ``TextEditAction/autoSaveFired(session:)``, an event caused by the `begin` event. No display frame or
+/// tick is involved.
 public struct TextEditor: Reducer, Sendable {
   /// The rules, in order; the first failing one is reported.
   public var rules: [ValidationRule]
@@ -16,20 +17,16 @@ public struct TextEditor: Reducer, Sendable {
   public var shouldReturn: @Sendable (String) -> Bool
   /// Whether an auto-save of the text may happen (`cellShouldAutoSave`); default true.
   public var shouldAutoSave: @Sendable (String) -> Bool
-  /// The clock the auto-save timer sleeps on; `nil` for the default clock (see ``ComponentClock``).
-  public var autoSaveClock: (any Clock<Duration>)?
 
   /// Creates the reducer.
   public init(
     rules: [ValidationRule] = [],
     shouldReturn: @escaping @Sendable (String) -> Bool = { _ in true },
-    shouldAutoSave: @escaping @Sendable (String) -> Bool = { _ in true },
-    autoSaveClock: (any Clock<Duration>)? = nil
+    shouldAutoSave: @escaping @Sendable (String) -> Bool = { _ in true }
   ) {
     self.rules = rules
     self.shouldReturn = shouldReturn
     self.shouldAutoSave = shouldAutoSave
-    self.autoSaveClock = autoSaveClock
   }
 
   struct AutoSaveID: Hashable, Sendable { var editorID: String }
@@ -94,7 +91,7 @@ public struct TextEditor: Reducer, Sendable {
   func autoSaveTimer(_ state: TextEditState, session id: Int) -> Effect<TextEditAction> {
     guard let interval = state.configuration.validAutoSaveInterval else { return .none }
     return ComponentTimer.repeating(
-      every: interval, clock: autoSaveClock, send: .autoSaveFired(session: id), id: AutoSaveID(editorID: state.editorID))
+      every: interval, send: .autoSaveFired(session: id), id: AutoSaveID(editorID: state.editorID))
   }
 
   func input(_ state: inout TextEditState, location: Int, length: Int, replacement: String) -> Effect<TextEditAction> {

@@ -21,7 +21,7 @@ struct SwipeTimerTests {
   @Test("a release's animation ends with one event caused by the release, with its actor and correlation")
   func releaseEndsWithOneCausedEvent() async throws {
     let clock = ManualClock()
-    let store = Store(initialState: SwipeCellState.fixture, reducer: SwipeCell(clock: clock), clock: clock, actor: "alice")
+    let store = Store(initialState: SwipeCellState.fixture, reducer: SwipeCell().dependency(\.clock, clock), clock: clock, actor: "alice")
     store.send(.panBegan(translation: SwipeVector(x: -1), at: 10))
     store.send(.panChanged(translation: SwipeVector(x: -120), at: 10.1))
     store.send(.panEnded(translation: SwipeVector(x: -120), velocity: .zero, at: 10.2), from: .user(actor: "bob"))
@@ -45,7 +45,7 @@ struct SwipeTimerTests {
   @Test("an interrupted animation's timer is cancelled: no late event")
   func interruptedTimerIsCancelled() async throws {
     let clock = ManualClock()
-    let store = Store(initialState: SwipeCellState.fixture, reducer: SwipeCell(clock: clock), clock: clock)
+    let store = Store(initialState: SwipeCellState.fixture, reducer: SwipeCell().dependency(\.clock, clock), clock: clock)
     store.send(.show(.rightToLeft, animated: false, at: 0))
     store.send(.hide(animated: true, at: 1))
     #expect(await clock.waitForSleepers())
@@ -60,7 +60,7 @@ struct SwipeTimerTests {
   @Test("a finish sent before the timer (by a view sampling past the end) ends it once; the timer is cancelled")
   func viewSentFinish() async throws {
     let clock = ManualClock()
-    let store = Store(initialState: SwipeCellState.fixture, reducer: SwipeCell(clock: clock), clock: clock)
+    let store = Store(initialState: SwipeCellState.fixture, reducer: SwipeCell().dependency(\.clock, clock), clock: clock)
     store.send(.show(.rightToLeft, animated: true, at: 0))
     #expect(await clock.waitForSleepers())
     #expect(store.state.isAnimationFinished(at: 0.5))
@@ -80,7 +80,7 @@ struct SwipeTimerTests {
     cell.allowsMultipleSwipe = true
     let rows = IdentifiedArray(uniqueElements: (1...3).map { Row(id: $0, swipe: cell) })
     let store = Store(
-      initialState: SwipeTableState(rows: rows), reducer: SwipeTable<Row>(cell: SwipeCell(clock: clock)), clock: clock)
+      initialState: SwipeTableState(rows: rows), reducer: SwipeTable<Row>().dependency(\.clock, clock), clock: clock)
     store.send(.row(IdentifiedAction(id: 1, action: .show(.rightToLeft, animated: true, at: 0))))
     store.send(.row(IdentifiedAction(id: 3, action: .show(.leftToRight, animated: true, at: 0))))
     #expect(store.state.animatingRowIDs == [1, 3])
@@ -104,7 +104,7 @@ struct SwipeTimerTests {
     cell.rightExpansion.fillOnTrigger = true
     let rows = IdentifiedArray(uniqueElements: [Row(id: 7, swipe: cell)])
     let store = Store(
-      initialState: SwipeTableState(rows: rows), reducer: SwipeTable<Row>(cell: SwipeCell(clock: clock)), clock: clock)
+      initialState: SwipeTableState(rows: rows), reducer: SwipeTable<Row>().dependency(\.clock, clock), clock: clock)
     store.send(.row(IdentifiedAction(id: 7, action: .panBegan(translation: SwipeVector(x: -1), at: 0))))
     store.send(.row(IdentifiedAction(id: 7, action: .panChanged(translation: SwipeVector(x: -300), at: 0.1))))
     store.send(.row(IdentifiedAction(id: 7, action: .panEnded(translation: .zero, velocity: .zero, at: 0.2))))
@@ -124,13 +124,13 @@ struct SwipeTimerTests {
     let rows = IdentifiedArray(uniqueElements: (1...2).map { Row(id: $0, swipe: SwipeCellState.fixture) })
     let initial = SwipeTableState(rows: rows)
     do {
-      let first = try Store(initialState: initial, reducer: SwipeTable<Row>(cell: SwipeCell(clock: ManualClock())), journal: journal)
+      let first = try Store(initialState: initial, reducer: SwipeTable<Row>().dependency(\.clock, ManualClock()), journal: journal)
       first.send(.row(IdentifiedAction(id: 2, action: .show(.rightToLeft, animated: true, at: 5))))
       first.cancelAllEffects()  // the process ends: its timer goes with it
     }
     let clock = ManualClock()
     let restored = try Store(
-      initialState: initial, reducer: SwipeTable<Row>(cell: SwipeCell(clock: clock)), journal: journal, clock: clock)
+      initialState: initial, reducer: SwipeTable<Row>().dependency(\.clock, clock), journal: journal, clock: clock)
     #expect(restored.state.animatingRowIDs == [2])
     restored.send(.resumeAnimations(at: 5.1))
     #expect(restored.state.animatingRowIDs == [2], "still running at 5.1")

@@ -166,7 +166,7 @@ struct TextEditParityTests {
     configuration.autoSaveInterval = 2
     let store = TestStore(
       initialState: TextEditState(title: "draft", configuration: configuration),
-      reducer: TextEditor(autoSaveClock: clock), clock: clock)
+      reducer: TextEditor(), clock: clock)
     store.send(.begin) {
       $0.sessionCount = 1
       $0.session = TextEditState.Session(id: 1, original: "draft", text: "draft")
@@ -215,7 +215,7 @@ struct TextEditParityTests {
     let journal = InMemoryJournal<TextEditAction>()
     let initial = TextEditState(title: "draft", configuration: configuration)
     let store = try Store(
-      initialState: initial, reducer: TextEditor(autoSaveClock: clock), journal: journal, clock: clock, actor: "ana")
+      initialState: initial, reducer: TextEditor().dependency(\.clock, clock), journal: journal, clock: clock, actor: "ana")
     store.send(.begin)
     #expect(await clock.waitForSleepers())
     await clock.advance(by: .seconds(2))
@@ -227,7 +227,7 @@ struct TextEditParityTests {
     store.cancelAllEffects()  // the process ends while editing
 
     let later = ManualClock()
-    let restored = try Store(initialState: initial, reducer: TextEditor(autoSaveClock: later), journal: journal, clock: later)
+    let restored = try Store(initialState: initial, reducer: TextEditor().dependency(\.clock, later), journal: journal, clock: later)
     #expect(restored.state.isEditing)
     restored.send(.resumeAutoSave)
     #expect(await later.waitForSleepers())
@@ -332,7 +332,7 @@ struct TextEditParityTests {
       configuration.autoSaveInterval = interval
       let store = TestStore(
         initialState: TextEditState(title: "t", configuration: configuration),
-        reducer: TextEditor(autoSaveClock: clock), clock: clock)
+        reducer: TextEditor(), clock: clock)
       store.send(.begin) {
         $0.sessionCount = 1
         $0.session = TextEditState.Session(id: 1, original: "t", text: "t")
