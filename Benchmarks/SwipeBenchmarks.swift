@@ -12,6 +12,14 @@ import RewindComponents
 ///   does at each frame while a row animates: sample the animating rows' presentations at the frame's
 ///   time and lay out their buttons. No action is sent. The table has N rows with mail-like strings.
 let swipeBenchmarks: @Sendable (Reporter) throws -> Void = { reporter in
+  // REWIND_BENCH_SWIPE_GESTURES=n: only n gestures through a store, once (for callgrind: the difference
+  // between two values of n over the difference of the n is the instructions per gesture).
+  if let count = ProcessInfo.processInfo.environment["REWIND_BENCH_SWIPE_GESTURES"].flatMap(Int.init) {
+    let store = Store(initialState: benchCell, reducer: SwipeCell())
+    for actions in (0..<count).map(gestureActions) { for action in actions { store.send(action) } }
+    blackHole(store.state.offset)
+    return
+  }
   let gestures = 200
   let direct = swipeGestureRate(gestures: gestures, throughStore: false)
   let rate = swipeGestureRate(gestures: gestures, throughStore: true)

@@ -1,6 +1,6 @@
 import Rewind
 
-/// The components' timer effects: sleep on the clock dependency (``DependencyValues/clock``), then send
+/// The components' timer effects: sleep on the clock dependency (`DependencyValues.clock`), then send
 /// the one action that matters (an animation ended, an auto-save is due).
 ///
 /// Reducers never read a clock; these effects do, live, and are never replayed: the actions they send are

@@ -8,7 +8,7 @@ import Rewind
 /// Animations are values in state, not streams of frames: a release stores where the offset goes, from
 /// when, and how; a view samples ``SwipeCellState/offset(at:)`` at each display frame, and the reducer
 /// schedules one ``SwipeCellAction/animationFinished(id:)`` for the animation's end on the clock
-/// dependency (``DependencyValues/clock``), so the end (and the click or close it brings) is one event
+/// dependency (`DependencyValues.clock`), so the end (and the click or close it brings) is one event
 /// caused by the gesture.
 ///
 /// ```swift
@@ -48,6 +48,7 @@ public struct SwipeCell: Reducer, Sendable {
   public func reduce(into state: inout SwipeCellState, action: SwipeCellAction) -> Effect<SwipeCellAction> {
     let running = state.animation?.id
     let effect = reduceWithoutTimer(into: &state, action: action)
+    state._checkInvariants()
     let timerID = SwipeCellTimerID(cellID: state.cellID)
     if case .resumeAnimation(let now) = action, let run = state.animation {
       return effect.merge(

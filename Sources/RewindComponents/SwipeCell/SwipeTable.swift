@@ -18,6 +18,7 @@ public struct SwipeTable<Row: SwipeTableRow>: Reducer, Sendable {
   /// Applies `action` to `state`; see the type's documentation for the rules.
   public func reduce(into state: inout SwipeTableState<Row>, action: SwipeTableAction<Row.ID>) -> Effect<SwipeTableAction<Row.ID>> {
     state.events.removeAll(keepingCapacity: true)
+    defer { state._checkInvariants() }
     switch action {
     case .row(let addressed):
       return rowAction(&state, id: addressed.id, action: addressed.action)

@@ -6,7 +6,7 @@ import Rewind
 ///
 /// Validation rules and the delegate's answers are configuration here, never state.
 ///
-/// Auto-save is a timer effect on the clock dependency (``DependencyValues/clock``), started by `begin`
+/// Auto-save is a timer effect on the clock dependency (`DependencyValues.clock`), started by `begin`
 /// and cancelled by the end of the session: each time it fires it sends
 /// ``TextEditAction/autoSaveFired(session:)``, an event caused by the `begin` event. No display frame or
 /// tick is involved.
