@@ -238,6 +238,32 @@ struct TextEditParityTests {
     await restored.waitForEffects()
   }
 
+  @Test("auto-save keeps running after an end that a rule refused")
+  func autoSaveAfterFailedEnd() async {
+    let clock = ManualClock()
+    var configuration = TextEditConfiguration()
+    configuration.isEditingEnabled = true
+    configuration.autoSaveInterval = 2
+    let error = ValidationError(ruleName: "length", message: "Text must have minimum 10 characters")
+    let store = TestStore(
+      initialState: TextEditState(title: "short", configuration: configuration),
+      reducer: TextEditor(rules: [.length(min: 10)]), clock: clock)
+    store.send(.begin) {
+      $0.sessionCount = 1
+      $0.session = TextEditState.Session(id: 1, original: "short", text: "short")
+      $0.events = [.didBeginEditing]
+    }
+    store.send(.end) { $0.events = [.validationFailed(error)] }
+    #expect(await clock.waitForSleepers())
+    await clock.advance(by: .seconds(2))
+    await store.receive(.autoSaveFired(session: 1)) { $0.events = [.didAutoSave(text: "short")] }
+    store.send(.cancel) {
+      $0.session = nil
+      $0.events = [.didEndEditing(text: "short")]
+    }
+    await store.finish()
+  }
+
   @Test("a timer that outlived its session saves nothing in the next one")
   func staleAutoSave() {
     var driver = EditDriver(title: "draft") { $0.autoSaveInterval = 2 }
