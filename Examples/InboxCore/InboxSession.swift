@@ -107,24 +107,25 @@ public final class InboxSession {
     store.send(.tick(now: now), from: .system)
   }
 
-  /// Lets simulated time run until nothing moves: each swipe animation ends with the event its timer
-  /// sends, and a scrolling carousel gets frames. In real time it only sends the carousel's frames.
+  /// Lets simulated time run until nothing moves: each timer due meanwhile (a swipe animation's end, an
+  /// auto-save) wakes in deadline order and its event is recorded before the next, and a scrolling
+  /// carousel gets frames. In real time the timers fire by themselves; it only sends a carousel frame.
   /// - Throws: ``InboxError/timerStalled(_:)`` when a timer's event is not recorded within ``timerLimit``.
   public func settle() async throws {
-    var frames = 0
+    var steps = 0
     // Bounded: an animation lasts well under a second of simulated time.
-    while state.isAnimating && frames < 600 {
-      if let clock, let end = state.swipeAnimationsEnd, !state.carouselIsScrolling {
-        // A microsecond past the end: the timer's deadline is the clock's time then plus the duration,
-        // which `end - now` (display seconds) can miss by a rounding error.
-        try await advance(clock, by: Swift.max(0, end - now) + 1e-6)
-      } else if let clock {
-        try await advance(clock, by: frameInterval)
+    while state.isAnimating && steps < 600 {
+      steps += 1
+      if let clock { try await quiesce(clock) }
+      if state.carouselIsScrolling {
+        // The carousel still moves frame by frame.
+        if let clock { try await advance(clock, to: clock.now.advanced(by: .seconds(frameInterval))) }
         tick()
+      } else if let clock, let deadline = clock.nextDeadline {
+        try await advance(clock, to: deadline)
       } else {
-        tick()
+        return  // nothing to wait for here: real time, or no timer left
       }
-      frames += 1
     }
   }
 
@@ -133,13 +134,12 @@ public final class InboxSession {
   /// - Throws: ``InboxError/timerStalled(_:)`` when a timer's event is not recorded within ``timerLimit``.
   public func wait(seconds: Double) async throws {
     guard let clock else { return }
-    try await advance(clock, by: seconds)
+    try await advance(clock, to: clock.now.advanced(by: .seconds(Swift.max(0, seconds))))
   }
 
-  /// Moves the simulated clock by `seconds`, waking the timers due on the way one at a time, in deadline
+  /// Moves the simulated clock to `target`, waking the timers due on the way one at a time, in deadline
   /// order, each recorded before the next wakes.
-  func advance(_ clock: SimulatedClock, by seconds: Double) async throws {
-    let target = clock.now.advanced(by: .seconds(Swift.max(0, seconds)))
+  func advance(_ clock: SimulatedClock, to target: SimulatedClock.Instant) async throws {
     try await quiesce(clock)
     while clock.wakeNext(through: target) { try await quiesce(clock) }
     clock.move(to: target)

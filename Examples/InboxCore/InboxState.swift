@@ -51,10 +51,6 @@ public struct InboxState: Equatable, Sendable, Codable {
   /// settles on the frames of its next scroll.)
   public var carouselIsScrolling: Bool { carousel.scrollAnimation != nil || carousel.deceleration != nil }
 
-  /// The display time at which the last running swipe animation ends; `nil` when none runs.
-  public var swipeAnimationsEnd: Double? {
-    list.table.animatingRowIDs.compactMap { list.rows[id: $0]?.swipe.animationEnd }.max()
-  }
 }
 
 extension InboxState {

@@ -44,6 +44,9 @@ public final class SimulatedClock: Clock, Sendable {
   /// The number of tasks asleep on this clock.
   public var sleeperCount: Int { timeline.withLock { $0.sleepers.count } }
 
+  /// The earliest deadline a task sleeps until; `nil` when none sleeps.
+  public var nextDeadline: Instant? { timeline.withLock { $0.sleepers.map(\.deadline).min() } }
+
   /// The simulated seconds since the clock was made.
   public var seconds: Double {
     let parts = now.offset.components
