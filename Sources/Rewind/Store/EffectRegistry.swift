@@ -16,14 +16,16 @@ final class EffectRegistry: Sendable {
 
   /// Starts `operation` as a task marked with `ids`, first cancelling the tasks marked with any of them
   /// when `cancelInFlight` is set.
+  /// - Returns: the task, for the ``StoreTask`` of the send that started it.
+  @discardableResult
   func start(
     priority: TaskPriority?, ids: [EffectID], cancelInFlight: Bool,
     operation: @escaping @Sendable () async -> Void
-  ) {
+  ) -> Task<Void, Never> {
     if cancelInFlight, !ids.isEmpty {
       for id in ids { cancel(id: id) }
     }
-    tasks.withLock { tasks in
+    return tasks.withLock { tasks in
       let token = tasks.nextToken
       tasks.nextToken += 1
       // Created under the lock, so the task's own removal (which takes the lock) comes after this insert.
@@ -32,6 +34,7 @@ final class EffectRegistry: Sendable {
         self?.remove(token)
       }
       tasks.entries[token] = Entry(task: task, ids: ids)
+      return task
     }
   }
 
