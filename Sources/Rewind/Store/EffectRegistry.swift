@@ -6,10 +6,12 @@ final class EffectRegistry: Sendable {
 
   /// Starts `operation` as a task marked with `ids` and belonging to the child state at `lifetime`, first
   /// cancelling the tasks marked with any of `ids` when `cancelInFlight` is set.
+  /// - Returns: the task, for the ``StoreTask`` of the send that started it.
+  @discardableResult
   func start(
     priority: TaskPriority?, ids: [EffectID], cancelInFlight: Bool, lifetime: [LifetimeComponent] = [],
     operation: @escaping @Sendable () async -> Void
-  ) {
+  ) -> Task<Void, Never> {
     startWithLiveness(priority: priority, ids: ids, cancelInFlight: cancelInFlight, lifetime: lifetime) {
       _ in await operation()
     }
@@ -17,15 +19,17 @@ final class EffectRegistry: Sendable {
 
   /// Starts `operation` as ``start(priority:ids:cancelInFlight:lifetime:operation:)`` does, handing it
   /// the task's ``EffectLiveness``, which turns false when the task is cancelled through this registry.
+  /// - Returns: the task.
+  @discardableResult
   func startWithLiveness(
     priority: TaskPriority?, ids: [EffectID], cancelInFlight: Bool, lifetime: [LifetimeComponent] = [],
     operation: @escaping @Sendable (EffectLiveness) async -> Void
-  ) {
+  ) -> Task<Void, Never> {
     if cancelInFlight, !ids.isEmpty {
       for id in ids { cancel(id: id) }
     }
     let liveness = EffectLiveness()
-    tasks.withLock { tasks in
+    return tasks.withLock { tasks in
       let token = tasks.reserveToken()
       // Created under the lock, so the task's own removal (which takes the lock) comes after this insert.
       let task = Task(priority: priority) { [weak self] in
@@ -34,6 +38,7 @@ final class EffectRegistry: Sendable {
       }
       tasks.insert(
         RunningEffects.Entry(task: task, ids: ids, lifetime: lifetime, liveness: liveness), token: token)
+      return task
     }
   }
 
