@@ -14,6 +14,9 @@ extension InboxAction {
     case .delete(let id): "delete #\(id)"
     case .tick(let now): "tick \(Self.seconds(now))"
     case .resetToSample: "reset to the sample inbox"
+    case .getMail: "get mail"
+    case .received(let mails): "received " + mails.map { "#\($0.id)" }.joined(separator: ", ")
+    case .getMailFailed(let message): "get mail failed: \(message)"
     }
   }
 

@@ -26,6 +26,12 @@ public enum InboxAction: Equatable, Sendable, Codable {
   case tick(now: Double)
   /// Replaces the inbox with ``InboxState/sample`` (the scripted session starts with it).
   case resetToSample
+  /// Asks the mail server for new mail (an effect on the ``DependencyValues/mailServer`` dependency).
+  case getMail
+  /// The mail the server delivered, appended to the inbox (sent by the `getMail` effect).
+  case received([Mail])
+  /// The server could not be reached; `message` says why.
+  case getMailFailed(String)
 }
 
 extension InboxAction {
@@ -44,7 +50,8 @@ extension InboxAction {
       default: .ignore
       }
     case .resetToSample: .barrier
-    case .list, .carousel, .select, .tick: .ignore
+    case .received: .step(name: "Get Mail")
+    case .list, .carousel, .select, .tick, .getMail, .getMailFailed: .ignore
     }
   }
 
@@ -55,7 +62,7 @@ extension InboxAction {
     case .list(.touchDown(_, _, let now)), .list(.closeAll(_, let now)), .list(.resumeTimers(let now)),
       .carousel(_, let now), .select(_, let now), .tick(let now):
       now
-    case .list, .toggleFlag, .archive, .delete, .resetToSample: nil
+    case .list, .toggleFlag, .archive, .delete, .resetToSample, .getMail, .received, .getMailFailed: nil
     }
   }
 

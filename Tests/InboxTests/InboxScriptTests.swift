@@ -137,6 +137,7 @@ import Testing
     case .toggleFlag, .archive, .delete: return "decision"
     case .tick: return "frame"
     case .resetToSample: return "reset"
+    case .getMail, .received, .getMailFailed: return "mail server"
     }
   }
 
