@@ -3,15 +3,25 @@ import Synchronization
 /// One step of the path from the root state to the child state that started an effect: the key path of
 /// a ``Scope``, ``Reducer/ifLet(_:action:then:)``, ``Reducer/forEach(_:action:element:)`` or navigation
 /// reducer, and for a collection the element's id (for a presentation, its presentation id).
+///
+/// Unchecked `Sendable`: `AnyKeyPath` is not marked `Sendable`, but a key path is immutable and these are
+/// made only from the reducers' `& Sendable` key paths. A key path rather than an ``EffectID`` of one: it
+/// is compared often and never boxed, which costs a fraction of wrapping it in an `AnyHashable`.
 @usableFromInline
-struct LifetimeComponent: Hashable, Sendable {
-  @usableFromInline let scope: EffectID
+struct LifetimeComponent: Equatable, @unchecked Sendable {
+  @usableFromInline let scope: AnyKeyPath
   @usableFromInline let element: EffectID?
 
   @inlinable
-  init(scope: EffectID, element: EffectID?) {
+  init(scope: AnyKeyPath, element: EffectID?) {
     self.scope = scope
     self.element = element
+  }
+
+  @usableFromInline
+  static func == (lhs: Self, rhs: Self) -> Bool {
+    // Key path literals are instantiated once, so the identity test usually decides.
+    (lhs.scope === rhs.scope || lhs.scope == rhs.scope) && lhs.element == rhs.element
   }
 }
 
@@ -19,16 +29,17 @@ struct LifetimeComponent: Hashable, Sendable {
 /// starts with `prefix`, continues with `scope`, and whose next step's element `isAlive` says is gone.
 ///
 /// Unchecked: `isAlive` may read a copy of state whose type need not be `Sendable` (the elements of a
-/// collection as the action left them). The store calls it only while it starts the effects of the
-/// action that made it, on the sending thread, and a copy of a value is only read.
+/// collection as the action left them), and `scope` is an `AnyKeyPath` (see ``LifetimeComponent``). The
+/// store calls `isAlive` only while it starts the effects of the action that made it, on the sending
+/// thread, and a copy of a value is only read.
 @usableFromInline
 struct LifetimeEnd: @unchecked Sendable {
   @usableFromInline var prefix: [LifetimeComponent]
-  @usableFromInline let scope: EffectID
+  @usableFromInline let scope: AnyKeyPath
   @usableFromInline let isAlive: (EffectID?) -> Bool
 
   @inlinable
-  init(scope: EffectID, isAlive: @escaping (EffectID?) -> Bool) {
+  init(scope: AnyKeyPath, isAlive: @escaping (EffectID?) -> Bool) {
     self.prefix = []
     self.scope = scope
     self.isAlive = isAlive
@@ -36,9 +47,12 @@ struct LifetimeEnd: @unchecked Sendable {
 
   /// Whether an effect with `lifetime` belongs to a child this end stops.
   func ends(_ lifetime: [LifetimeComponent]) -> Bool {
-    guard lifetime.count > prefix.count, lifetime.starts(with: prefix) else { return false }
-    let step = lifetime[prefix.count]
-    return step.scope == scope && !isAlive(step.element)
+    let depth = prefix.count
+    guard lifetime.count > depth else { return false }
+    for index in 0..<depth where lifetime[index] != prefix[index] { return false }
+    let step = lifetime[depth]
+    guard step.scope === scope || step.scope == scope else { return false }
+    return !isAlive(step.element)
   }
 }
 
@@ -64,8 +78,16 @@ extension Effect {
 
   /// The same effect, its work placed inside the child state `component` names: ending that child ends
   /// the work.
+  ///
+  /// `component` is made only when there is work: an `EffectID` wraps its value in an `AnyHashable`,
+  /// whose dynamic casts cost more than the rest of a send.
+  @inlinable
+  func inLifetime(_ component: @autoclosure () -> LifetimeComponent) -> Effect {
+    isNone ? self : placed(in: component())
+  }
+
   @usableFromInline
-  func inLifetime(_ component: LifetimeComponent) -> Effect {
+  func placed(in component: LifetimeComponent) -> Effect {
     guard let work else { return self }
     return Effect(
       items: work.items.map { item in
@@ -85,8 +107,13 @@ extension Effect {
   /// The same effect, the work that already belongs to a child placed inside `component` too: for a
   /// ``Scope``, whose child state never goes away, so only the paths of grandchildren need it to stay
   /// apart from those of another scope.
+  @inlinable
+  func nestingChildLifetimes(in component: @autoclosure () -> LifetimeComponent) -> Effect {
+    isNone ? self : nestingChildLifetimes(inComponent: component())
+  }
+
   @usableFromInline
-  func nestingChildLifetimes(in component: LifetimeComponent) -> Effect {
+  func nestingChildLifetimes(inComponent component: LifetimeComponent) -> Effect {
     guard let work,
       work.items.contains(where: { item in
         switch item {
@@ -113,9 +140,7 @@ extension Effect {
 
   /// Ends the running work of the children under `scope` for which `isAlive` is false.
   @inlinable
-  static func endLifetimes(
-    under scope: some Hashable & Sendable, isAlive: @escaping (EffectID?) -> Bool
-  ) -> Effect {
-    Effect(items: [.endLifetimes(LifetimeEnd(scope: EffectID(scope), isAlive: isAlive))])
+  static func endLifetimes(under scope: AnyKeyPath, isAlive: @escaping (EffectID?) -> Bool) -> Effect {
+    Effect(items: [.endLifetimes(LifetimeEnd(scope: scope, isAlive: isAlive))])
   }
 }

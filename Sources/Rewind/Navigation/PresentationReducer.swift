@@ -81,7 +81,7 @@ public struct PresentationReducer<Parent: Reducer, Child: Reducer>: Reducer {
     let embed = toPresentationAction.embed
     let mapped = effect.map { embed(.presented($0)) }
       .providingDismiss { send in send(embed(.dismiss)) }
-      .inLifetime(LifetimeComponent(scope: EffectID(toPresentation), element: EffectID(current.id)))
+      .inLifetime(LifetimeComponent(scope: toPresentation, element: EffectID(current.id)))
     return (mapped, current.id)
   }
 }

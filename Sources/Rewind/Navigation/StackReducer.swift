@@ -70,7 +70,7 @@ public struct StackReducer<Parent: Reducer, Element: Reducer>: Reducer where Ele
       if effect.isNone { return .none }
       return effect.map { embed(.element(id: id, action: $0)) }
         .providingDismiss { send in send(embed(.popFrom(id: id))) }
-        .inLifetime(LifetimeComponent(scope: EffectID(toStack), element: EffectID(id)))
+        .inLifetime(LifetimeComponent(scope: toStack, element: EffectID(id)))
     case .push(let elementState):
       stack.push(elementState)
     case .popFrom(let id):

@@ -49,7 +49,7 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
         // the reducer mutates it without a copy.
         state[keyPath: toChildState] = nil
         childEffect = child.reduce(into: &childState, action: childAction).map(toChildAction.embed)
-          .inLifetime(LifetimeComponent(scope: EffectID(toChildState), element: nil))
+          .inLifetime(LifetimeComponent(scope: toChildState, element: nil))
         state[keyPath: toChildState] = childState
       } else {
         childEffect = .diagnostic(

@@ -31,7 +31,7 @@ public struct Scope<ParentState, ParentAction: Sendable, Child: Reducer>: Reduce
     // The child state is always there, so its own work is never ended; its children's work is placed
     // under this scope so that it stays apart from the same children under another scope.
     return effect.map(toChildAction.embed).nestingChildLifetimes(
-      in: LifetimeComponent(scope: EffectID(toChildState), element: nil))
+      in: LifetimeComponent(scope: toChildState, element: nil))
   }
 }
 

@@ -56,9 +56,7 @@ final class EffectRegistry: Sendable {
 
   /// Cancels the tasks of the children that `end` says went away.
   func end(_ end: LifetimeEnd) {
-    let (cancelled, idle) = tasks.withLock { tasks in
-      tasks.hasChildWork ? tasks.remove { end.ends($0.lifetime) } : ([], RunningEffects.IdleWaiters())
-    }
+    let (cancelled, idle) = tasks.withLock { $0.removeEnded(by: end) }
     for task in cancelled { task.cancel() }
     idle.resumeAll()
   }
@@ -128,6 +126,7 @@ struct RunningEffects {
     if !entry.lifetime.isEmpty {
       childEntries += 1
       childEffectCount.add(1, ordering: .relaxed)
+      runningElements.add(entry.lifetime)
     }
     _checkInvariants()
   }
@@ -145,7 +144,12 @@ struct RunningEffects {
   mutating func remove(
     matching: (Entry) -> Bool
   ) -> (cancelled: [Task<Void, Never>], idle: IdleWaiters) {
-    let tokens = entries.compactMap { matching($0.value) ? $0.key : nil }
+    remove(tokens: entries.compactMap { matching($0.value) ? $0.key : nil })
+  }
+
+  /// Removes the tasks `tokens` names.
+  /// - Returns: their tasks, to cancel, and the idle waiters to resume.
+  private mutating func remove(tokens: [UInt64]) -> (cancelled: [Task<Void, Never>], idle: IdleWaiters) {
     let removed = tokens.compactMap { entries.removeValue(forKey: $0) }
     for entry in removed {
       entry.liveness.cancel()
@@ -153,6 +157,19 @@ struct RunningEffects {
     }
     _checkInvariants()
     return (removed.map(\.task), removed.isEmpty ? IdleWaiters() : takeIdleWaitersIfIdle())
+  }
+
+  /// Removes the tasks of the children `end` says are gone. Called on every send that may have ended a
+  /// child while child work runs, so it walks only the child tasks, with no allocation when none ends.
+  /// - Returns: their tasks, to cancel, and the idle waiters to resume.
+  mutating func removeEnded(by end: LifetimeEnd) -> (cancelled: [Task<Void, Never>], idle: IdleWaiters) {
+    guard childEntries > 0 else { return ([], IdleWaiters()) }
+    var ended: [UInt64] = []
+    for (token, entry) in entries where !entry.lifetime.isEmpty && end.ends(entry.lifetime) {
+      ended.append(token)
+    }
+    guard !ended.isEmpty else { return ([], IdleWaiters()) }
+    return remove(tokens: ended)
   }
 
   /// Registers a waiter for no task to run.
@@ -172,6 +189,7 @@ struct RunningEffects {
     guard !entry.lifetime.isEmpty else { return }
     childEntries -= 1
     childEffectCount.subtract(1, ordering: .relaxed)
+    runningElements.remove(entry.lifetime)
   }
 
   private mutating func takeIdleWaitersIfIdle() -> IdleWaiters {
