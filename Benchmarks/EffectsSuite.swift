@@ -13,7 +13,8 @@ let effectsSuite = Suite(name: "effects", summary: "sends through forEach with a
   // REWIND_BENCH_EFFECTS=idle or =running measures one configuration only (for callgrind).
   let only = ProcessInfo.processInfo.environment["REWIND_BENCH_EFFECTS"]
   for rows in [10, 5_000] {
-    let idle = only == nil || only == "idle" ? rowSendRate(rows: rows, sends: sends, timerRunning: false) : nil
+    let idle =
+      only == nil || only == "idle" ? rowSendRate(rows: rows, sends: sends, timerRunning: false) : nil
     if let idle {
       reporter.report(Measurement(name: "effects/foreach-send-rows=\(rows)", unit: "sends/s", median: idle))
     }

@@ -155,8 +155,8 @@ public struct InboxFeature: Reducer, Sendable {
     var effect = Effect<InboxAction>.none
     var added = 0
     for mail in mails where state.list.rows[id: mail.id] == nil && state.archived[id: mail.id] == nil {
-      effect = effect.merge(
-        with: list.reduce(into: &state.list, action: .insert(mail, at: state.list.rows.count)).map(InboxAction.list))
+      let inserted = list.reduce(into: &state.list, action: .insert(mail, at: state.list.rows.count))
+      effect = effect.merge(with: inserted.map(InboxAction.list))
       added += 1
     }
     state.notice = added == 0 ? "No new mail" : "\(added) new mail\(added == 1 ? "" : "s")"

@@ -47,7 +47,8 @@ enum FailureReporter {
       xctFail(message, location.filePath, location.line)
       return
     }
-    FileHandle.standardError.write(Data("[RewindTesting] failure at \(location.fileID):\(location.line): \(message)\n".utf8))
+    FileHandle.standardError.write(
+      Data("[RewindTesting] failure at \(location.fileID):\(location.line): \(message)\n".utf8))
   }
 
   /// Tells the running test about something it chose not to assert (a non-exhaustive `TestStore` that

@@ -330,7 +330,8 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
     if exhaustive != actual {
       let diff = stateDiff(expected: exhaustive, actual: actual)
       skipped.append("State changes \(what) not asserted:\n\(diff)")
-      FailureReporter.note("State changes \(what) not asserted (− unasserted, + actual):\n\(diff)", at: location)
+      FailureReporter.note(
+        "State changes \(what) not asserted (− unasserted, + actual):\n\(diff)", at: location)
     }
   }
 

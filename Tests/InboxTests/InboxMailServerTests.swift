@@ -17,7 +17,9 @@ import Testing
     var server: MailServer {
       MailServer { [self] after in
         calls.withLock { $0.append(after) }
-        return subjects.enumerated().map { Mail(id: after + 1 + $0.offset, sender: "Test", subject: $0.element) }
+        return subjects.enumerated().map {
+          Mail(id: after + 1 + $0.offset, sender: "Test", subject: $0.element)
+        }
       }
     }
   }
@@ -37,10 +39,12 @@ import Testing
     #expect(session.state.list.rows.ids == before + [highest + 1, highest + 2])
     #expect(session.state.list.rows[id: highest + 1]?.item.subject == "Welcome")
     #expect(session.state.notice == "2 new mails")
-    let received = try #require(session.journal.events(in: 1...session.store.sequence).last {
-      if case .received = $0.action { true } else { false }
-    })
-    let asked = try #require(session.journal.events(in: 1...session.store.sequence).last { $0.action == .getMail })
+    let received = try #require(
+      session.journal.events(in: 1...session.store.sequence).last {
+        if case .received = $0.action { true } else { false }
+      })
+    let asked = try #require(
+      session.journal.events(in: 1...session.store.sequence).last { $0.action == .getMail })
     #expect(received.metadata.source == .effect(cause: asked.sequence), "the mail is caused by the request")
     #expect(session.store.undoStepName == "Get Mail")
     let state = session.state
@@ -62,7 +66,8 @@ import Testing
 
   @Test func anUnreachableServerLeavesANotice() async throws {
     let directory = TemporaryDirectory("mail-server-offline")
-    let session = try InboxSession.open(directory: directory.path, mailServer: MailServer { _ in throw Offline() })
+    let session = try InboxSession.open(
+      directory: directory.path, mailServer: MailServer { _ in throw Offline() })
     let rows = session.state.list.rows.ids
     await session.getMail()
     #expect(session.state.list.rows.ids == rows)
@@ -73,7 +78,9 @@ import Testing
 
   @Test func aTestStoreReplacesTheServer() async {
     let fake = FakeServer(["Hello"])
-    let store = TestStore(initialState: InboxState.sample, reducer: InboxFeature()) { $0.mailServer = fake.server }
+    let store = TestStore(initialState: InboxState.sample, reducer: InboxFeature()) {
+      $0.mailServer = fake.server
+    }
     store.exhaustivity = .off
     let next = (InboxState.sample.list.rows.ids.max() ?? 0) + 1
     store.send(.getMail)

@@ -132,7 +132,11 @@ struct ThrottledSave: Reducer {
       reducer: Reduce<[String], String> { state, action in
         state.append(action)
         guard action == "load" else { return .none }
-        return .run { _ in throw Offline() } catch: { error, send in send("failed: \(error)") }
+        return .run { _ in
+          throw Offline()
+        } catch: { error, send in
+          send("failed: \(error)")
+        }
       }, diagnostics: log.record)
     store.send("load")
     await store.waitForEffects()
@@ -146,7 +150,9 @@ struct ThrottledSave: Reducer {
       initialState: 0,
       reducer: Reduce<Int, Bool> { _, start in
         guard start else { return .cancel(id: "work") }
-        return .run { _ in try await Task.sleep(for: .seconds(3_600)) } catch: { error, _ in
+        return .run { _ in
+          try await Task.sleep(for: .seconds(3_600))
+        } catch: { error, _ in
           handled.append("\(error)")
         }
         .cancellable(id: "work")

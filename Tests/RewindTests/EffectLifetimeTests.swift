@@ -73,7 +73,8 @@ struct TimerList: Reducer {
     Reduce<State, Action> { state, action in
       switch action {
       case .remove(let id): state.rows.remove(id: id)
-      case .replaceAll(let ids): state.rows = IdentifiedArray(uniqueElements: ids.map { TimerRow.State(id: $0) })
+      case .replaceAll(let ids):
+        state.rows = IdentifiedArray(uniqueElements: ids.map { TimerRow.State(id: $0) })
       case .row, .nothing: break
       }
       return .none

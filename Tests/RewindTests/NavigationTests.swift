@@ -248,7 +248,8 @@ private func navigatorStore(
 
   @Test func settingIfLetStateToNilCancelsTheChildsEffects() async throws {
     let clock = ManualClock()
-    let store = try navigatorStore(Navigator.State(openingOptional: true), clock: clock, journal: InMemoryJournal())
+    let store = try navigatorStore(
+      Navigator.State(openingOptional: true), clock: clock, journal: InMemoryJournal())
     store.send(.optional(.load))
     #expect(store.runningEffectCount == 1)
     store.send(.closeOptional)

@@ -23,7 +23,8 @@ extension Reducer {
 /// A parent reducer with a presented child; made by ``Reducer/presentation(_:action:child:)``.
 public struct PresentationReducer<Parent: Reducer, Child: Reducer>: Reducer {
   @usableFromInline let parent: Parent
-  @usableFromInline let toPresentation: WritableKeyPath<Parent.State, PresentationState<Child.State>> & Sendable
+  @usableFromInline let toPresentation:
+    WritableKeyPath<Parent.State, PresentationState<Child.State>> & Sendable
   @usableFromInline let toPresentationAction: ActionPath<Parent.Action, PresentationAction<Child.Action>>
   @usableFromInline let child: Child
 

@@ -107,7 +107,8 @@ extension PresentationState: Codable where Child: Codable {
     default:
       throw DecodingError.dataCorruptedError(
         forKey: .id, in: container,
-        debugDescription: "a presentation needs both an id below \(presentationCount) and a state, or neither")
+        debugDescription: "a presentation needs both an id below \(presentationCount) and a state, or neither"
+      )
     }
   }
 

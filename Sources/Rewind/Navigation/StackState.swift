@@ -156,7 +156,8 @@ extension StackState: Codable where Element: Codable {
     }
     if let last = entries.last, !(last.id < nextID) {
       throw DecodingError.dataCorruptedError(
-        forKey: .nextID, in: container, debugDescription: "next id \(nextID) is not past the top's \(last.id)")
+        forKey: .nextID, in: container, debugDescription: "next id \(nextID) is not past the top's \(last.id)"
+      )
     }
     self.entries = entries
     self.nextID = nextID

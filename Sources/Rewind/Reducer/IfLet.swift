@@ -4,10 +4,10 @@ extension Reducer {
   /// A child action that arrives while the child state is `nil` changes nothing; it is reported as a
   /// ``Diagnostic`` (kind ``Diagnostic/Kind/childStateMissing``) through the store's diagnostics hook.
   /// The child runs first so that the parent can react to it, for instance by setting the state to `nil`.
-///
-/// The child's effects belong to the child state: when this reducer (the child or the parent) sets it to
-/// `nil`, its running effects are cancelled, including those of reducers nested inside the child. State
-/// set to `nil` by a reducer outside this one is not seen going away.
+  ///
+  /// The child's effects belong to the child state: when this reducer (the child or the parent) sets it to
+  /// `nil`, its running effects are cancelled, including those of reducers nested inside the child. State
+  /// set to `nil` by a reducer outside this one is not seen going away.
   @inlinable
   public func ifLet<ChildState, ChildAction, Child: Reducer<ChildState, ChildAction>>(
     _ toChildState: WritableKeyPath<State, ChildState?> & Sendable,

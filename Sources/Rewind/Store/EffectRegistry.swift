@@ -115,7 +115,6 @@ struct RunningEffects {
   var count: Int { entries.count }
   var hasChildWork: Bool { childEntries > 0 }
 
-
   mutating func reserveToken() -> UInt64 {
     defer { nextToken += 1 }
     return nextToken
