@@ -65,8 +65,8 @@ extension InboxAction {
 
   static func describe(_ action: CarouselAction) -> String {
     switch action {
-    case .scrollByItems(let count, _): "scroll by \(count)"
-    case .scrollToItem(let index, _): "scroll to \(index)"
+    case .scrollByItems(let count, _, _): "scroll by \(count)"
+    case .scrollToItem(let index, _, _): "scroll to \(index)"
     default: "\(action)"
     }
   }

@@ -92,12 +92,9 @@ public struct InboxFeature: Reducer, Sendable {
     case .list(let listAction):
       return reduceList(&state, listAction)
     case .carousel(let carouselAction):
-      // A scroll request starts at the carousel's latest frame: bring its clock to now first.
-      var effect = Effect<InboxAction>.none
-      if state.carousel.time < state.now, carouselAction != .tick(now: state.now) {
-        effect = carousel.reduce(into: &state.carousel, action: .tick(now: state.now)).map(InboxAction.carousel)
-      }
-      return effect.merge(with: carousel.reduce(into: &state.carousel, action: carouselAction).map(InboxAction.carousel))
+      // The inbox's frames end the carousel's motions (see `tick`), so its timer is not run.
+      _ = carousel.reduce(into: &state.carousel, action: carouselAction)
+      return .none
     case .select(let id):
       guard state.list.rows[id: id] != nil else { return missing("select", id) }
       let effect = list.reduce(into: &state.list, action: .closeAll(animated: true)).map(InboxAction.list)
@@ -190,8 +187,9 @@ public struct InboxFeature: Reducer, Sendable {
     }
     state.now = now
     var effect = reduceList(&state, .tick(now: now))
-    if state.carousel.needsTicks {
-      effect = effect.merge(with: carousel.reduce(into: &state.carousel, action: .tick(now: now)).map(InboxAction.carousel))
+    // The carousel's geometry is sampled at draw time; a frame past a motion's end ends it.
+    while let id = state.carousel.runningAnimationID, let end = state.carousel.runningAnimationEndTime, end <= now {
+      _ = carousel.reduce(into: &state.carousel, action: .animationFinished(id: id))
     }
     if let id = state.editingID {
       effect = effect.merge(with: reduceList(&state, .edit(IdentifiedAction(id: id, action: .tick(now: now)))))
@@ -222,8 +220,8 @@ public struct InboxFeature: Reducer, Sendable {
     state.selectedID = id
     var carousel = emptyCarousel
     let reducer = CarouselReducer()
-    _ = reducer.reduce(into: &carousel, action: .tick(now: state.now))
-    _ = reducer.reduce(into: &carousel, action: .reload(count: state.list.rows[id: id]?.item.attachments.count ?? 0))
+    _ = reducer.reduce(
+      into: &carousel, action: .reload(count: state.list.rows[id: id]?.item.attachments.count ?? 0, at: state.now))
     state.carousel = carousel
   }
 

@@ -103,7 +103,7 @@ public final class InboxSession {
 
   /// Scrolls the attachments carousel by `items` (animated).
   public func scrollCarousel(by items: Int) {
-    send(.carousel(.scrollByItems(items, animated: true)))
+    send(.carousel(.scrollByItems(items, animated: true, at: state.now)))
   }
 
   // MARK: Undo

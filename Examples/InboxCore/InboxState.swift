@@ -42,7 +42,7 @@ public struct InboxState: Equatable, Sendable, Codable {
   public var selectedMail: Mail? { selectedID.flatMap { list.rows[id: $0]?.item } }
 
   /// Whether a swipe animation or a carousel scroll still needs display frames.
-  public var isAnimating: Bool { !list.table.animatingRowIDs.isEmpty || carousel.needsTicks }
+  public var isAnimating: Bool { !list.table.animatingRowIDs.isEmpty || carousel.isAnimating(at: now) }
 }
 
 extension InboxState {
