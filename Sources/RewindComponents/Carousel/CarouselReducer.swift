@@ -6,7 +6,8 @@ import Rewind
 /// order. Time enters only as data: every action carries its display time (`at`), and a running scroll
 /// animation or fling is kept in state as what it is, so a view samples ``CarouselState/layout(at:custom:)``
 /// at each frame without sending anything. The end of a motion is one event: the reducer schedules a timer
-/// effect that sends ``CarouselAction/animationFinished(id:)`` when it is due. Out-of-range indices on
+/// effect, sleeping on the clock dependency (`DependencyValues.clock`), that sends
+/// ``CarouselAction/animationFinished(id:)`` when it is due. Out-of-range indices on
 /// removal are reported as a `Diagnostic`; other bad input is clamped or ignored as documented on each
 /// action.
 ///
@@ -21,17 +22,13 @@ public struct CarouselReducer: Reducer, Sendable {
   public var customTransform: CarouselCustomTransform?
   /// Whether a tapped item may be selected; all may when nil.
   public var shouldSelectItem: (@Sendable (Int) -> Bool)?
-  /// The clock the motion timer sleeps on; the continuous clock when nil. Tests name a manual clock.
-  public var clock: (any Clock<Duration>)?
 
-  /// Creates the reducer with an optional custom layout, selection filter and timer clock.
+  /// Creates the reducer with an optional custom layout and selection filter.
   public init(
-    customTransform: CarouselCustomTransform? = nil, shouldSelectItem: (@Sendable (Int) -> Bool)? = nil,
-    clock: (any Clock<Duration>)? = nil
+    customTransform: CarouselCustomTransform? = nil, shouldSelectItem: (@Sendable (Int) -> Bool)? = nil
   ) {
     self.customTransform = customTransform
     self.shouldSelectItem = shouldSelectItem
-    self.clock = clock
   }
 
   /// The layout of the visible items of `state` at its ``CarouselState/time``, using this reducer's custom
@@ -59,7 +56,7 @@ public struct CarouselReducer: Reducer, Sendable {
     let timed = state.runningAnimationEndTime
     guard state.runningAnimationID != running || wasTimed != (timed != nil) else { return effect }
     if let id = state.runningAnimationID, let end = timed {
-      return effect.merge(with: CarouselTimer.finish(id: id, after: end - state.time, clock: clock, name: state.timerID))
+      return effect.merge(with: CarouselTimer.finish(id: id, after: end - state.time, name: state.timerID))
     }
     // Ended early (interrupted, or finished by a sample): its timer would send a finish that is ignored,
     // yet recorded. When the timer itself sent the finish, cancelling it is harmless.

@@ -1,7 +1,7 @@
 import Rewind
 
-/// The carousel's one timer: it sleeps until the running scroll animation or fling ends, then sends
-/// ``CarouselAction/animationFinished(id:)``.
+/// The carousel's one timer: it sleeps on the clock dependency (``DependencyValues/clock``) until the
+/// running scroll animation or fling ends, then sends ``CarouselAction/animationFinished(id:)``.
 ///
 /// Reducers never read a clock; this effect does, live, and is never replayed: the action it sends is
 /// recorded as an event caused by the event whose reduction started the motion.
@@ -11,12 +11,10 @@ enum CarouselTimer {
   static let longestSleep = 1e9
 
   /// Sends `.animationFinished(id:)` after `seconds`; replaces the timer running under `name`.
-  static func finish(
-    id: Int, after seconds: Double, clock: (any Clock<Duration>)?, name: String
-  ) -> Effect<CarouselAction> {
+  static func finish(id: Int, after seconds: Double, name: String) -> Effect<CarouselAction> {
     let seconds = seconds.isFinite ? min(max(0, seconds), longestSleep) : 0
     return Effect<CarouselAction>.run { send in
-      let clock: any Clock<Duration> = clock ?? ContinuousClock()
+      @Dependency(\.clock) var clock
       try await clock.sleep(for: .seconds(seconds))
       send(.animationFinished(id: id))
     }

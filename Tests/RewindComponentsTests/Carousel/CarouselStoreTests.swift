@@ -37,7 +37,8 @@ struct CarouselStoreTests {
   @Test("A fling in a store: the timer ends it and its settle, caused by the release; no frames are logged")
   func flingThroughTheTimer() async throws {
     let clock = ManualClock()
-    let store = Store(initialState: CarouselState(itemWidth: 200), reducer: CarouselReducer(clock: clock))
+    let store = Store(
+      initialState: CarouselState(itemWidth: 200), reducer: CarouselReducer(), dependencies: { $0.clock = clock })
     // The display time and the clock agree here: both start at 0.
     store.send(.reload(count: 10, at: 0))
     #expect(await clock.waitForSleepers())
@@ -74,7 +75,8 @@ struct CarouselStoreTests {
   @Test("A touch ends the motion and stops its timer: nothing more is logged")
   func touchStopsTheTimer() async {
     let clock = ManualClock()
-    let store = Store(initialState: CarouselState(itemWidth: 200), reducer: CarouselReducer(clock: clock))
+    let store = Store(
+      initialState: CarouselState(itemWidth: 200), reducer: CarouselReducer(), dependencies: { $0.clock = clock })
     store.send(.scrollToItem(4, animated: true, at: 0))
     #expect(await clock.waitForSleepers())
     store.send(.touchDown(at: 0.1))
@@ -97,12 +99,11 @@ struct CarouselStoreTests {
     let clock = ManualClock()
     let reducer = Reduce<Pair, PairAction> { state, action in
       switch action {
-      case .first(let action): CarouselReducer(clock: clock).reduce(into: &state.first, action: action).map(PairAction.first)
-      case .second(let action):
-        CarouselReducer(clock: clock).reduce(into: &state.second, action: action).map(PairAction.second)
+      case .first(let action): CarouselReducer().reduce(into: &state.first, action: action).map(PairAction.first)
+      case .second(let action): CarouselReducer().reduce(into: &state.second, action: action).map(PairAction.second)
       }
     }
-    let store = Store(initialState: Pair(), reducer: reducer)
+    let store = Store(initialState: Pair(), reducer: reducer, dependencies: { $0.clock = clock })
     store.send(.first(.scrollToItem(3, animated: true, at: 0)))
     store.send(.second(.scrollToItem(2, animated: true, at: 0)))
     #expect(await clock.waitForSleepers(2))
