@@ -261,6 +261,32 @@ struct CarouselSamplingTests {
     #expect(state.toggle(at: 0.5) == 0 && !state.isAnimating(at: 0.5))
   }
 
+  @Test("A settle after a drag holds Cover Flow 2's toggle at ±1 from the exact crossing, then settles it")
+  func toggleThroughASettle() throws {
+    var properties = CarouselProperties()
+    // A rate of 0 makes the fling distance v/60: 3 items/s does not fling but moves on to the next item.
+    properties.decelerationRate = 0
+    var harness = CarouselHarness(type: .coverFlow2, properties: properties)
+    harness.place(at: 2)
+    harness.send(.dragBegan(translation: 0, at: 0))
+    // Cover Flow drags twice as far: −40 pt moves 0.4 items.
+    harness.send(.dragEnded(translation: -40, velocity: -600, at: 0.1))
+    let settle = try #require(harness.state.scrollAnimation)
+    #expect(close(settle.start, 2.4) && settle.end == 3 && harness.state.didDrag)
+    // 2.4 + 0.6·ease(p) passes 2.5 at ease(p) = 1/6.
+    let crossing = 0.1 + CarouselEasing.inverseEaseInOut(1.0 / 6) * 0.4
+    let state = harness.state
+    #expect(state.toggle(at: crossing + 0.01) == -1 && state.toggle(at: 0.49) == -1)
+    let duration = state.toggleDuration
+    #expect(close(duration, 0.2 + 0.2 / 3, tolerance: 1e-12))
+    for time in [0.51, 0.52, 0.55] {
+      let expected = CarouselEasing.easeInOut(min(1, (time - crossing) / duration)) - 1
+      #expect(close(state.toggle(at: time), expected, tolerance: 1e-9), "at \(time)")
+    }
+    harness.run(until: 0.5)
+    #expect(close(harness.state.toggleTime, crossing, tolerance: 1e-12))
+  }
+
   @Test("Autoscroll is a function of the time since it started")
   func autoscroll() {
     var harness = CarouselHarness(type: .rotary)

@@ -148,5 +148,8 @@ func carouselDocsExample() {
   let items = reducer.layout(of: store.state, at: now)
   #expect(items.count == store.state.numberOfVisibleItems)
   #expect(store.state.isAnimating(at: now))
+  #expect(store.state.deceleration?.end == 4)
+  let end = store.state.deceleration?.endTime ?? 0
+  #expect(store.state.presentation(at: end).scrollAnimation?.duration == 0.01)
   store.cancelAllEffects()
 }
