@@ -53,8 +53,8 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
   ///   - sourceLocation: where a store released without `finish()` reports what it left unchecked (the
   ///     caller, by default).
   ///   - dependencies: overrides the test values that effects see. The store starts from each key's
-  ///     `testValue`, with ``DependencyValues/clock`` set to `clock`, ``DependencyValues/date`` reading
-  ///     `clock`, and ``DependencyValues/uuid`` counting up from zero. An effect that calls an unimplemented
+  ///     `testValue`, with `DependencyValues.clock` set to `clock`, `DependencyValues.date` reading
+  ///     `clock`, and `DependencyValues.uuid` counting up from zero. An effect that calls an unimplemented
   ///     dependency fails the test, naming it.
   public init<R: Reducer & Sendable>(
     initialState: State,

@@ -60,6 +60,9 @@ public enum CarouselAction: Equatable, Sendable, Codable {
   /// the action that started the motion; a view that samples past the end may send it too. One for an
   /// id that is not running (a repeat, or a motion already ended or interrupted) is ignored.
   case animationFinished(id: Int)
+  /// Restarts the timer of the running motion, which effects do not keep across a reopened log or a
+  /// restored state: a motion over by `at` ends, one still running gets its timer again.
+  case resumeAnimation(at: Double)
 }
 
 extension CarouselAction {
@@ -72,7 +75,8 @@ extension CarouselAction {
       .setItemWidth(_, let now), .setAutoscroll(_, let now), .layout(let now), .setScrollOffset(_, let now),
       .setCurrentItemIndex(_, let now), .scrollToItem(_, _, let now), .scrollByItems(_, _, let now),
       .scrollToOffset(_, _, let now), .touchDown(let now), .dragBegan(_, _, let now),
-      .dragChanged(_, _, let now), .dragEnded(_, _, let now), .tapItem(_, let now), .tapAt(_, let now):
+      .dragChanged(_, _, let now), .dragEnded(_, _, let now), .tapItem(_, let now), .tapAt(_, let now),
+      .resumeAnimation(let now):
       now
     case .animationFinished:
       nil

@@ -54,7 +54,8 @@ public struct CarouselReducer: Reducer, Sendable {
       state._checkInvariants()
     #endif
     let timed = state.runningAnimationEndTime
-    guard state.runningAnimationID != running || wasTimed != (timed != nil) else { return effect }
+    let restarts = if case .resumeAnimation = action { true } else { false }
+    guard restarts || state.runningAnimationID != running || wasTimed != (timed != nil) else { return effect }
     if let id = state.runningAnimationID, let end = timed {
       return effect.merge(with: CarouselTimer.finish(id: id, after: end - state.time, name: state.timerID))
     }
@@ -132,6 +133,9 @@ public struct CarouselReducer: Reducer, Sendable {
     case .tapAt(let point, _):
       let hit = state.hitTest(point, custom: customTransform)
       state.tap(item: hit, shouldSelect: shouldSelectItem ?? { _ in true })
+    case .resumeAnimation:
+      // Bringing the state to `at` (above) ended what was over; the timer of what runs is restarted below.
+      break
     case .animationFinished(let id):
       // The timer's (or a view's) word that the motion is due: end it at its own end time.
       guard state.runningAnimationID == id, let end = state.runningAnimationEndTime else { return .none }

@@ -169,4 +169,19 @@ struct CarouselEventOrderTests {
     // The fling's end started the realign: its own timer.
     #expect(harness.timerCount == 3)
   }
+
+  @Test("resumeAnimation restarts the running motion's timer, or ends a motion that is over")
+  func resume() {
+    var harness = CarouselHarness()
+    harness.place(at: 2)
+    harness.send(.scrollToItem(5, animated: true, at: 0))
+    #expect(harness.timerCount == 1)
+    // A restored state has no timer running: resuming schedules one for the same motion.
+    harness.send(.resumeAnimation(at: 0.1))
+    #expect(harness.timerCount == 2 && harness.state.scrollAnimation?.id == 1)
+    harness.clearEvents()
+    harness.send(.resumeAnimation(at: 1))
+    #expect(harness.timerCount == 2 && harness.state.scrollAnimation == nil)
+    #expect(harness.delegateEvents == [.didScroll, .currentItemIndexDidChange(5), .didEndScrollingAnimation])
+  }
 }
