@@ -113,7 +113,8 @@ import Testing
     #expect(counts["decision"] == 2, "a flag and an archive: \(counts)")
     // The carousel: one scroll request and its end, sent by the carousel's timer and caused by the request.
     #expect(counts["carousel request"] == 1 && counts["carousel scroll finished"] == 1, "\(counts)")
-    let scroll = try #require(events.first { if case .carousel(.scrollByItems) = $0.action { true } else { false } })
+    let scroll = try #require(
+      events.first { if case .carousel(.scrollByItems) = $0.action { true } else { false } })
     let finished = try #require(events.first { Self.kind(of: $0) == "carousel scroll finished" })
     #expect(finished.metadata.source == .effect(cause: scroll.sequence))
     #expect(finished.metadata.actor == scroll.metadata.actor)

@@ -114,6 +114,7 @@ extension CarouselState {
     guard travel != 0, end.isFinite, duration.isFinite, duration > 0 else { return }
     animationCount &+= 1
     deceleration = CarouselDeceleration(
-      id: animationCount, start: start, end: end, velocity: startVelocity, duration: duration, startTime: time)
+      id: animationCount, start: start, end: end, velocity: startVelocity, duration: duration, startTime: time
+    )
   }
 }

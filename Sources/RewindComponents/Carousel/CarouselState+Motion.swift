@@ -48,12 +48,14 @@ extension CarouselState {
     time = now
     if let animation = scrollAnimation, !isDragging {
       let position = animation.position(at: now)
-      let crossing = lastIndexCrossing(from: animation.position(at: from), to: position, time: animation.time(reaching:))
+      let crossing = lastIndexCrossing(
+        from: animation.position(at: from), to: position, time: animation.time(reaching:))
       scrollOffset = position
       didScroll(reporting: reporting, cause: .motion(crossing))
     } else if let fling = deceleration {
       let position = fling.position(at: now)
-      let crossing = lastIndexCrossing(from: fling.position(at: from), to: position, time: fling.time(reaching:))
+      let crossing = lastIndexCrossing(
+        from: fling.position(at: from), to: position, time: fling.time(reaching:))
       scrollOffset = position
       didScroll(reporting: reporting, cause: .motion(crossing))
     } else if autoscroll != 0, !isDragging {
@@ -83,7 +85,8 @@ extension CarouselState {
       let from = time
       time = max(time, animation.endTime)
       let position = animation.finalPosition
-      let crossing = lastIndexCrossing(from: animation.position(at: from), to: position, time: animation.time(reaching:))
+      let crossing = lastIndexCrossing(
+        from: animation.position(at: from), to: position, time: animation.time(reaching:))
       scrollOffset = position
       didScroll(reporting: reporting, cause: .motion(crossing))
       scrollAnimation = nil
@@ -92,7 +95,8 @@ extension CarouselState {
       let from = time
       time = max(time, fling.endTime)
       let position = fling.finalPosition
-      let crossing = lastIndexCrossing(from: fling.position(at: from), to: position, time: fling.time(reaching:))
+      let crossing = lastIndexCrossing(
+        from: fling.position(at: from), to: position, time: fling.time(reaching:))
       scrollOffset = position
       didScroll(reporting: reporting, cause: .motion(crossing))
       deceleration = nil

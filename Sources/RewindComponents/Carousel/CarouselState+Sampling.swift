@@ -46,11 +46,14 @@ extension CarouselState {
     if frame.deceleration != nil || (frame.scrollAnimation != nil && !frame.isDragging) { return true }
     if frame.autoscroll != 0, !frame.isDragging, frame.numberOfItems > 0 {
       // Without wrapping, autoscroll rests once it reaches an end.
-      if frame.isWrapping || frame.clampedOffset(frame.scrollOffset - frame.autoscroll) != frame.scrollOffset {
+      if frame.isWrapping || frame.clampedOffset(frame.scrollOffset - frame.autoscroll) != frame.scrollOffset
+      {
         return true
       }
     }
-    guard frame.type == .coverFlow2, abs(frame.toggle) > CarouselConstants.floatErrorMargin else { return false }
+    guard frame.type == .coverFlow2, abs(frame.toggle) > CarouselConstants.floatErrorMargin else {
+      return false
+    }
     return (now - frame.toggleTime) / frame.toggleDuration < 1
   }
 }

@@ -44,7 +44,9 @@ struct CarouselHarness {
   /// order, with `.animationFinished(id:)`.
   mutating func run(until time: Double) {
     for _ in 0..<16 {
-      guard let id = state.runningAnimationID, let end = state.runningAnimationEndTime, end <= time else { return }
+      guard let id = state.runningAnimationID, let end = state.runningAnimationEndTime, end <= time else {
+        return
+      }
       send(.animationFinished(id: id))
     }
     Issue.record("more than 16 motions ended by \(time)")

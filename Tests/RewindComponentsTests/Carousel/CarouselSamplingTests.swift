@@ -24,7 +24,8 @@ struct CarouselTickReference {
     geometry = state
     if let animation = state.scrollAnimation {
       phase = .scroll(
-        start: animation.start, end: animation.end, duration: animation.duration, startTime: animation.startTime)
+        start: animation.start, end: animation.end, duration: animation.duration,
+        startTime: animation.startTime)
     } else if let fling = state.deceleration {
       phase = .fling(
         start: fling.start, end: fling.end, velocity: fling.velocity, duration: fling.duration,
@@ -149,7 +150,8 @@ struct CarouselSamplingTests {
     var random = CarouselRandom(seed: 7)
     for trial in 0..<300 {
       let wrap = Bool.random(using: &random)
-      var harness = CarouselHarness(type: wrap ? .cylinder : .coverFlow, count: Int.random(in: 1...30, using: &random))
+      var harness = CarouselHarness(
+        type: wrap ? .cylinder : .coverFlow, count: Int.random(in: 1...30, using: &random))
       harness.place(at: Double(Int.random(in: 0..<harness.state.numberOfItems, using: &random)))
       let start = Double.random(in: 0...100, using: &random)
       harness.send(.scrollToItem(Int.random(in: -40...40, using: &random), animated: true, at: start))
@@ -241,7 +243,8 @@ struct CarouselSamplingTests {
       let frame = harness.state.presentation(at: time)
       let offset = frame.offset(forItem: frame.currentItemIndex)
       let clamped = max(-1, min(1, offset))
-      let expected = offset > 0 ? (offset <= 0.5 ? -clamped : 1 - clamped) : (offset > -0.5 ? -clamped : -1 - clamped)
+      let expected =
+        offset > 0 ? (offset <= 0.5 ? -clamped : 1 - clamped) : (offset > -0.5 ? -clamped : -1 - clamped)
       #expect(frame.toggle == expected, "at \(time)")
     }
   }
@@ -253,7 +256,8 @@ struct CarouselSamplingTests {
     harness.send(.dragBegan(translation: 0, at: 0))
     // Past the half-item boundary: the current item changes at this event, so the toggle flips to −1.
     harness.send(.dragChanged(translation: -120, velocity: 0, at: 0.1))
-    #expect(harness.state.currentItemIndex == 3 && harness.state.toggle == -1 && harness.state.toggleTime == 0.1)
+    #expect(
+      harness.state.currentItemIndex == 3 && harness.state.toggle == -1 && harness.state.toggleTime == 0.1)
     let state = harness.state
     // Dragging still: the toggle settles over 0.4 s (v = 0) from the change.
     #expect(close(state.toggle(at: 0.2), CarouselEasing.easeInOut(0.25) - 1, tolerance: 1e-12))

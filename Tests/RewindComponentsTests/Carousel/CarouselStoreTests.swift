@@ -10,7 +10,9 @@ import Testing
 @Suite("Carousel in a store")
 struct CarouselStoreTests {
   /// Waits (in real time, briefly) until the store's state satisfies `condition`.
-  func eventually<State: Sendable, Action: Sendable>(_ store: Store<State, Action>, _ condition: (State) -> Bool) async -> Bool {
+  func eventually<State: Sendable, Action: Sendable>(
+    _ store: Store<State, Action>, _ condition: (State) -> Bool
+  ) async -> Bool {
     for _ in 0..<2_000 {
       if condition(store.state) { return true }
       try? await Task.sleep(for: .milliseconds(1))
@@ -38,7 +40,8 @@ struct CarouselStoreTests {
   func flingThroughTheTimer() async throws {
     let clock = ManualClock()
     let store = Store(
-      initialState: CarouselState(itemWidth: 200), reducer: CarouselReducer(), dependencies: { $0.clock = clock })
+      initialState: CarouselState(itemWidth: 200), reducer: CarouselReducer(),
+      dependencies: { $0.clock = clock })
     // The display time and the clock agree here: both start at 0.
     store.send(.reload(count: 10, at: 0))
     #expect(await clock.waitForSleepers())
@@ -76,7 +79,8 @@ struct CarouselStoreTests {
   func touchStopsTheTimer() async {
     let clock = ManualClock()
     let store = Store(
-      initialState: CarouselState(itemWidth: 200), reducer: CarouselReducer(), dependencies: { $0.clock = clock })
+      initialState: CarouselState(itemWidth: 200), reducer: CarouselReducer(),
+      dependencies: { $0.clock = clock })
     store.send(.scrollToItem(4, animated: true, at: 0))
     #expect(await clock.waitForSleepers())
     store.send(.touchDown(at: 0.1))
@@ -99,8 +103,10 @@ struct CarouselStoreTests {
     let clock = ManualClock()
     let reducer = Reduce<Pair, PairAction> { state, action in
       switch action {
-      case .first(let action): CarouselReducer().reduce(into: &state.first, action: action).map(PairAction.first)
-      case .second(let action): CarouselReducer().reduce(into: &state.second, action: action).map(PairAction.second)
+      case .first(let action):
+        CarouselReducer().reduce(into: &state.first, action: action).map(PairAction.first)
+      case .second(let action):
+        CarouselReducer().reduce(into: &state.second, action: action).map(PairAction.second)
       }
     }
     let store = Store(initialState: Pair(), reducer: reducer, dependencies: { $0.clock = clock })
