@@ -63,7 +63,6 @@ struct EventLoop {
       let timeout: Int32 = state.isAnimating ? 16 : state.editingID != nil ? 500 : -1
       guard let bytes = Terminal.read(timeout: timeout) else { break }
       for key in Key.parse(bytes) where running { handle(key) }
-      session.tick()
       _ = session.takeDiagnostics()
     }
   }

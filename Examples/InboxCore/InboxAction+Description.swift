@@ -7,22 +7,16 @@ extension InboxAction {
   public var summary: String {
     switch self {
     case .list(let action): Self.describe(action)
-    case .carousel(let action, _): "carousel \(Self.describe(action))"
+    case .carousel(let action): "carousel \(Self.describe(action))"
     case .select(let id, _): "select #\(id)"
     case .toggleFlag(let id): "toggle flag of #\(id)"
     case .archive(let id): "archive #\(id)"
     case .delete(let id): "delete #\(id)"
-    case .tick(let now): "tick \(Self.seconds(now))"
     case .resetToSample: "reset to the sample inbox"
     case .getMail: "get mail"
     case .received(let mails): "received " + mails.map { "#\($0.id)" }.joined(separator: ", ")
     case .getMailFailed(let message): "get mail failed: \(message)"
     }
-  }
-
-  /// Whether this is a display frame (the scripted run folds runs of them into one line).
-  public var isTick: Bool {
-    if case .tick = self { true } else { false }
   }
 
   static func describe(_ action: EditableListAction<Mail>) -> String {
@@ -69,8 +63,10 @@ extension InboxAction {
 
   static func describe(_ action: CarouselAction) -> String {
     switch action {
-    case .scrollByItems(let count, _): "scroll by \(count)"
-    case .scrollToItem(let index, _): "scroll to \(index)"
+    case .scrollByItems(let count, _, _): "scroll by \(count)"
+    case .scrollToItem(let index, _, _): "scroll to \(index)"
+    case .animationFinished(let id): "scroll \(id) finished"
+    case .resumeAnimation: "resume the scroll of the recovered state"
     default: "\(action)"
     }
   }

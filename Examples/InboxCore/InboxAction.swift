@@ -10,8 +10,8 @@ import RewindComponents
 public enum InboxAction: Equatable, Sendable, Codable {
   /// A swipe, a touch, an animation's end or an edit of the rows (the editable list and its swipe table).
   case list(EditableListAction<Mail>)
-  /// Input to the attachments carousel at display time `at` (a scroll starts then).
-  case carousel(CarouselAction, at: Double)
+  /// Input to the attachments carousel (its actions carry their display time), or the end of its scroll.
+  case carousel(CarouselAction)
   /// Selects a row (closing any open swipe cell, animated from `at`) and loads its attachments into the
   /// carousel.
   case select(id: Int, at: Double)
@@ -21,9 +21,6 @@ public enum InboxAction: Equatable, Sendable, Codable {
   case archive(id: Int)
   /// Deletes a mail (its Delete button).
   case delete(id: Int)
-  /// A display frame at `now` seconds for the attachments carousel, whose scroll still advances frame by
-  /// frame. Swipe animations and auto-save never need one.
-  case tick(now: Double)
   /// Replaces the inbox with ``InboxState/sample`` (the scripted session starts with it).
   case resetToSample
   /// Asks the mail server for new mail (an effect on the ``DependencyValues/mailServer`` dependency).
@@ -51,7 +48,7 @@ extension InboxAction {
       }
     case .resetToSample: .barrier
     case .received: .step(name: "Get Mail")
-    case .list, .carousel, .select, .tick, .getMail, .getMailFailed: .ignore
+    case .list, .carousel, .select, .getMail, .getMailFailed: .ignore
     }
   }
 
@@ -60,8 +57,9 @@ extension InboxAction {
     switch self {
     case .list(.swipe(let addressed)): addressed.action.time
     case .list(.touchDown(_, _, let now)), .list(.closeAll(_, let now)), .list(.resumeTimers(let now)),
-      .carousel(_, let now), .select(_, let now), .tick(let now):
+      .select(_, let now):
       now
+    case .carousel(let action): action.time
     case .list, .toggleFlag, .archive, .delete, .resetToSample, .getMail, .received, .getMailFailed: nil
     }
   }

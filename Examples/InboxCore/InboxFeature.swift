@@ -95,18 +95,13 @@ public struct InboxFeature: Reducer, Sendable {
     switch action {
     case .list(let listAction):
       return reduceList(&state, listAction)
-    case .carousel(let carouselAction, let now):
-      // A scroll request starts at the carousel's latest frame: bring its clock to the request's time first.
-      var effect = Effect<InboxAction>.none
-      if state.carousel.time < now, carouselAction != .tick(now: now) {
-        effect = carousel.reduce(into: &state.carousel, action: .tick(now: now)).map { .carousel($0, at: now) }
-      }
-      return effect.merge(with: carousel.reduce(into: &state.carousel, action: carouselAction).map { .carousel($0, at: now) })
+    case .carousel(let carouselAction):
+      // The carousel's scroll is sampled at draw time; its end comes from its timer, on the store's clock.
+      return carousel.reduce(into: &state.carousel, action: carouselAction).map(InboxAction.carousel)
     case .select(let id, let now):
       guard state.list.rows[id: id] != nil else { return missing("select", id) }
       let effect = list.reduce(into: &state.list, action: .closeAll(animated: true, at: now)).map(InboxAction.list)
-      Self.select(id, in: &state)
-      return effect
+      return effect.merge(with: select(id, in: &state))
     case .toggleFlag(let id):
       guard let index = state.list.rows.index(id: id) else { return missing("flag", id) }
       state.list.rows[index].item.isFlagged.toggle()
@@ -120,8 +115,6 @@ public struct InboxFeature: Reducer, Sendable {
       guard let (mail, effect) = remove(id, from: &state) else { return missing("delete", id) }
       state.notice = "Deleted #\(mail.id) (\(mail.sender))"
       return effect
-    case .tick(let now):
-      return tick(&state, now: now)
     case .resetToSample:
       let now = state.now
       state = InboxState.sample
@@ -223,42 +216,40 @@ public struct InboxFeature: Reducer, Sendable {
     }
   }
 
-  /// One display frame for the attachments carousel (the swipe cells and the editors need none).
-  func tick(_ state: inout InboxState, now: Double) -> Effect<InboxAction> {
-    guard now.isFinite, now >= state.now else {
-      return .diagnostic(Diagnostic(kind: .invalidInput, message: "Inbox: tick at \(now) is before \(state.now)"))
-    }
-    guard state.carousel.needsTicks else { return .none }
-    return carousel.reduce(into: &state.carousel, action: .tick(now: now)).map { .carousel($0, at: now) }
-  }
-
   /// Removes row `id`, moving the selection to its neighbour; returns its mail, and the effect that stops
   /// the row's timers.
   func remove(_ id: Int, from state: inout InboxState) -> (Mail, Effect<InboxAction>)? {
     guard let index = state.list.rows.index(id: id), var mail = state.list.rows[id: id]?.item else { return nil }
-    let effect = list.reduce(into: &state.list, action: .delete(id: id)).map(InboxAction.list)
+    var effect = list.reduce(into: &state.list, action: .delete(id: id)).map(InboxAction.list)
     mail.draft = nil
     if state.editingID == id { state.editingID = nil }
     if state.selectedID == id {
       let rows = state.list.rows
       if rows.isEmpty {
         state.selectedID = nil
-        state.carousel = Self.emptyCarousel
+        effect = effect.merge(with: loadAttachments(0, in: &state))
       } else {
-        Self.select(rows[Swift.min(index, rows.count - 1)].id, in: &state)
+        effect = effect.merge(with: select(rows[Swift.min(index, rows.count - 1)].id, in: &state))
       }
     }
     return (mail, effect)
   }
 
-  /// Selects `id` and loads its attachments into the carousel, keeping the carousel's clock.
-  static func select(_ id: Int, in state: inout InboxState) {
+  /// Selects `id` and loads its attachments into the carousel.
+  func select(_ id: Int, in state: inout InboxState) -> Effect<InboxAction> {
     state.selectedID = id
-    var carousel = emptyCarousel
-    let reducer = CarouselReducer()
-    _ = reducer.reduce(into: &carousel, action: .tick(now: state.now))
-    _ = reducer.reduce(into: &carousel, action: .reload(count: state.list.rows[id: id]?.item.attachments.count ?? 0))
-    state.carousel = carousel
+    return loadAttachments(state.list.rows[id: id]?.item.attachments.count ?? 0, in: &state)
+  }
+
+  /// Shows `count` attachments from the first: the carousel jumps to 0 (ending a scroll still running, and
+  /// its timer with it) and reloads, keeping its clock and its count of motions, so a stale timer can never
+  /// end a later scroll.
+  func loadAttachments(_ count: Int, in state: inout InboxState) -> Effect<InboxAction> {
+    let now = state.now
+    return Effect.merge(
+      carousel.reduce(into: &state.carousel, action: .setScrollOffset(0, at: now)),
+      carousel.reduce(into: &state.carousel, action: .reload(count: count, at: now))
+    ).map(InboxAction.carousel)
   }
 
   func missing(_ verb: String, _ id: Int) -> Effect<InboxAction> {

@@ -24,7 +24,7 @@ public struct InboxScreen: Sendable {
     if state.list.rows.isEmpty { lines.append("   (inbox zero: nothing left to read)") }
     for row in state.list.rows { lines.append(line(for: row, selected: row.id == state.selectedID, at: now)) }
     lines.append(Self.rule)
-    lines.append(carouselLine(state))
+    lines.append(carouselLine(state, at: now))
     lines.append(editorLine(state))
     lines.append(state.notice.map { "  \(styled ? "\u{1B}[33m\($0)\u{1B}[0m" : $0)" } ?? "")
     lines.append(dim("  ↑↓ select  ←→ swipe  a archive  f flag  d delete  e edit  [ ] attachments"))
@@ -60,10 +60,11 @@ public struct InboxScreen: Sendable {
     return marker + shown + String(content.prefix(rowColumns - revealed))
   }
 
-  func carouselLine(_ state: InboxState) -> String {
+  /// The attachments, the one at the carousel's centre at `now` highlighted (a scroll is sampled, too).
+  func carouselLine(_ state: InboxState, at now: Double) -> String {
     guard let mail = state.selectedMail else { return "" }
     guard !mail.attachments.isEmpty else { return "  Attachments (\(mail.sender)): none" }
-    let current = state.carousel.currentItemIndex
+    let current = state.carousel.currentItemIndex(at: now)
     let items = mail.attachments.enumerated().map { index, file in
       index == current ? "[\(file.name) \(file.kilobytes) KB]" : " \(file.name) "
     }

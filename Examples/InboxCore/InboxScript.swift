@@ -149,25 +149,9 @@ public struct InboxScript {
     for note in notes { output("  → " + note) }
   }
 
-  /// Prints events one per line, folding each run of carousel frames into one line.
+  /// Prints events one per line (there are no display frames among them).
   func printEvents(_ events: [Event<InboxAction>]) {
-    var ticks: [Event<InboxAction>] = []
-    func flush() {
-      guard let first = ticks.first, let last = ticks.last else { return }
-      let range = first.sequence == last.sequence ? "#\(first.sequence)" : "#\(first.sequence)…#\(last.sequence)"
-      let frames = ticks.count == 1 ? "1 carousel frame" : "\(ticks.count) carousel frames"
-      output("  \(range) [system] \(frames) (tick)")
-      ticks.removeAll()
-    }
-    for event in events {
-      if case .action(let action) = event.payload, action.isTick {
-        ticks.append(event)
-      } else {
-        flush()
-        output("  " + event.summary)
-      }
-    }
-    flush()
+    for event in events { output("  " + event.summary) }
   }
 
   /// The latest of the last 64 events whose action matches `matches`, if any.

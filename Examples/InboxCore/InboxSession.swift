@@ -28,8 +28,6 @@ public final class InboxSession {
   public let directory: String
   /// The simulated clock the store's timers sleep on; `nil` in real time.
   public let clock: SimulatedClock?
-  /// Seconds between the carousel frames ``settle()`` sends.
-  public var frameInterval = 1.0 / 60
   /// The longest real time ``settle()`` and ``wait(seconds:)`` wait for a timer's event to be recorded.
   public var timerLimit: Duration = .seconds(30)
   private let collected: DiagnosticLog
@@ -107,17 +105,9 @@ public final class InboxSession {
     return base + Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
   }
 
-  /// One display frame for the attachments carousel, when it is scrolling (nothing else needs frames).
-  public func tick() {
-    let now = now
-    guard state.carouselIsScrolling, now > state.now else { return }
-    // A frame comes from the app, not the person: the event's source says so.
-    store.send(.tick(now: now), from: .system)
-  }
-
-  /// Lets simulated time run until nothing moves: each timer due meanwhile (a swipe animation's end, an
-  /// auto-save) wakes in deadline order and its event is recorded before the next, and a scrolling
-  /// carousel gets frames. In real time the timers fire by themselves; it only sends a carousel frame.
+  /// Lets simulated time run until nothing moves: each timer due meanwhile (the end of a swipe animation or
+  /// a carousel scroll, an auto-save) wakes in deadline order and its event is recorded before the next.
+  /// In real time the timers fire by themselves.
   /// - Throws: ``InboxError/timerStalled(_:)`` when a timer's event is not recorded within ``timerLimit``.
   public func settle() async throws {
     var steps = 0
@@ -125,11 +115,7 @@ public final class InboxSession {
     while state.isAnimating && steps < 600 {
       steps += 1
       if let clock { try await quiesce(clock) }
-      if state.carouselIsScrolling {
-        // The carousel still moves frame by frame.
-        if let clock { try await advance(clock, to: clock.now.advanced(by: .seconds(frameInterval))) }
-        tick()
-      } else if let clock, let deadline = clock.nextDeadline {
+      if let clock, let deadline = clock.nextDeadline {
         try await advance(clock, to: deadline)
       } else {
         return  // nothing to wait for here: real time, or no timer left
@@ -167,8 +153,16 @@ public final class InboxSession {
 
   /// Restarts the timers of a state recovered from the log (effects are never replayed).
   func resumeTimers() {
-    guard state.list.table.isAnimating || state.editingID != nil else { return }
-    store.send(.list(.resumeTimers(at: now)), from: .system)
+    if state.list.table.isAnimating || state.editingID != nil {
+      store.send(.list(.resumeTimers(at: now)), from: .system)
+    }
+    resumeCarousel()
+  }
+
+  /// Restarts the carousel's timer when the state (reopened, or restored by undo or redo) has it scrolling.
+  func resumeCarousel() {
+    guard state.carousel.runningAnimationID != nil else { return }
+    store.send(.carousel(.resumeAnimation(at: now)), from: .system)
   }
 
   // MARK: Selection and carousel
@@ -186,7 +180,7 @@ public final class InboxSession {
 
   /// Scrolls the attachments carousel by `items` (animated).
   public func scrollCarousel(by items: Int) {
-    send(.carousel(.scrollByItems(items, animated: true), at: now))
+    send(.carousel(.scrollByItems(items, animated: true, at: now)))
   }
 
   // MARK: Undo
@@ -196,6 +190,7 @@ public final class InboxSession {
     guard store.canUndo else { return }
     store.undo()
     closeSwipes()
+    resumeCarousel()
   }
 
   /// Redoes the last undone step, then closes any swipe cell the restored state left open.
@@ -203,6 +198,7 @@ public final class InboxSession {
     guard store.canRedo else { return }
     store.redo()
     closeSwipes()
+    resumeCarousel()
   }
 
   /// Closes every open or moving swipe cell at once.

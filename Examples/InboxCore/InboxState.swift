@@ -33,7 +33,8 @@ public struct InboxState: Equatable, Sendable, Codable {
     self.now = now
     notice = nil
     selectedID = nil
-    if let first = mails.first { InboxFeature.select(first.id, in: &self) }
+    // Nothing moves in a new inbox, so selecting starts no timer: its effect is empty.
+    if let first = mails.first { _ = feature.select(first.id, in: &self) }
   }
 
   /// The mails in display order.
@@ -42,14 +43,9 @@ public struct InboxState: Equatable, Sendable, Codable {
   /// The selected mail.
   public var selectedMail: Mail? { selectedID.flatMap { list.rows[id: $0]?.item } }
 
-  /// Whether something moves, so the screen should be redrawn each frame: a swipe animation (sampled at
-  /// draw time) or a carousel scroll.
-  public var isAnimating: Bool { list.table.isAnimating || carouselIsScrolling }
-
-  /// Whether the attachments carousel scrolls, so it needs ``InboxAction/tick(now:)`` frames: the seam for
-  /// a carousel that samples by time. (Its Cover Flow 2 toggle, which a linear carousel never draws,
-  /// settles on the frames of its next scroll.)
-  public var carouselIsScrolling: Bool { carousel.scrollAnimation != nil || carousel.deceleration != nil }
+  /// Whether something moves, so the screen should be redrawn each frame: a swipe animation or a carousel
+  /// scroll, both sampled at draw time.
+  public var isAnimating: Bool { list.table.isAnimating || carousel.isAnimating(at: now) }
 
 }
 
