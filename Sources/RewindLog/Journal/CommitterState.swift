@@ -90,6 +90,9 @@ struct CommitterState {
     self.segments = segments
   }
 
+  /// How many waiters are queued (for tests that queue them before a failure).
+  var queuedWaiterCount: Int { waiters.count }
+
   /// Whether durability is still kept, and through which event.
   var status: DurabilityStatus {
     failure.map { .lost($0, durableThrough: durable) } ?? .healthy(durableThrough: durable)
@@ -138,14 +141,13 @@ struct CommitterState {
   /// What a waiter for `progress` through `target` gets now; `nil` while it must wait.
   ///
   /// The one rule for every waiter: served once reached; otherwise woken with the refusal of an event it
-  /// covers, the failure that stopped the committer, or the journal's closing; otherwise it waits.
+  /// covers, the failure that stopped the committer, the fact that its events were never appended, or
+  /// the journal's closing; otherwise it waits.
   func outcome(_ progress: Progress, through target: UInt64) -> Result<Void, FileJournalError>? {
-    if target > lastAppended {
-      if let refusal, refusal.sequence > lastAppended, target >= refusal.sequence { return .failure(refusal.error) }
-      return .failure(.notAppended(sequence: target, lastAppended: lastAppended))
-    }
     if (progress == .written ? written : durable) >= target { return .success(()) }
+    if let refusal, refusal.sequence > lastAppended, target >= refusal.sequence { return .failure(refusal.error) }
     if let failure { return .failure(.durabilityLost(failure)) }
+    if target > lastAppended { return .failure(.notAppended(sequence: target, lastAppended: lastAppended)) }
     if stopped { return .failure(.closed) }
     return nil
   }
