@@ -121,9 +121,11 @@ final class Committer: @unchecked Sendable {  // `writer` is touched only by the
         Thread.sleep(forTimeInterval: Double(window.components.seconds) + Double(window.components.attoseconds) / 1e18)
       }
       while let work = state.withLock({ $0.takeWork(syncsEveryCommit: syncs) }) { commit(work) }
-      if state.withLock({ $0.closing }) {
-        // Events of `.none` durability are synced once more at close; nothing is acknowledged by it.
-        if writer.dirty { try? writer.sync() }
+      let (closing, failed) = state.withLock { ($0.closing, $0.failure != nil) }
+      if closing {
+        // Events of `.none` durability are synced once more at close; nothing is acknowledged by it. Not
+        // after a failure: a sync retried after a failed one may "succeed" with the pages already dropped.
+        if writer.dirty, !failed { try? writer.sync() }
         exited.signal()
         return
       }
