@@ -62,7 +62,7 @@ extension LogAudit {
             if sequence < range.lowerBound { continue }
             if sequence > range.upperBound { return false }
           }
-          let location = EventLocation(sequence: sequence, segment: visit.segment, offset: UInt64(visit.frame.offset))
+          let location = EventLocation(sequence: sequence, segment: visit.segment, offset: visit.offset)
           do {
             let event: InspectedEvent
             do {

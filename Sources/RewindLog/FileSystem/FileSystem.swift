@@ -26,15 +26,6 @@ extension LogFileSystem {
   package func openForReading(_ path: String) throws(IOError) -> any LogFile { try open(path, create: false) }
 }
 
-extension LogFileSystem {
-  /// The whole file at `path`, read through a read-only handle.
-  package func readAll(_ path: String) throws(IOError) -> [UInt8] {
-    let file = try openForReading(path)
-    defer { file.close() }
-    return try file.read(at: 0, count: Int(try file.size()))
-  }
-}
-
 /// An open file.
 package protocol LogFile: AnyObject, Sendable {
   /// The current size in bytes.

@@ -417,10 +417,11 @@ public final class FileJournal<Action: Codable & Sendable>: Journal {
     let upper = min(last ?? written, written)
     guard first <= upper, var index = Self.frameIndex(in: frames, containing: first) else { return }
     while index < frames.count, frames[index].firstSequence <= upper {
-      // Read a run of frames of one segment with one call.
+      // Read a run of frames of one segment with one call, a few MiB at most (or one frame).
       var end = index
       while end + 1 < frames.count, frames[end + 1].segment == frames[index].segment,
-        frames[end + 1].firstSequence <= upper
+        frames[end + 1].firstSequence <= upper,
+        frames[end + 1].offset + UInt64(frames[end + 1].size) - frames[index].offset <= UInt64(SegmentReader.windowSize)
       {
         end += 1
       }

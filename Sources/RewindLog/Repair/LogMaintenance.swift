@@ -48,9 +48,14 @@ extension FileJournal {
     let scanner = LogScanner(fileSystem: fileSystem, directory: directory, key: key)
     let log = try scanner.scan()
     for (index, segment) in log.segments.enumerated() {
-      let bytes = try scanner.readAll(segment.name)
+      var reader = try scanner.open(segment.name)
+      defer { reader.close() }
       for frame in log.frames where frame.segment == index {
-        guard case .frame(let parsed) = Frame.parse(bytes, at: Int(frame.offset), detectZeros: false) else { continue }
+        try reader.load(frame.offset, count: Int(frame.size))
+        let bytes = reader.window
+        guard case .frame(let parsed) = Frame.parse(bytes, at: reader.relative(frame.offset), detectZeros: false) else {
+          continue
+        }
         for (position, range) in parsed.records.enumerated() {
           let sequence = parsed.firstSequence + UInt64(position)
           do {
@@ -124,13 +129,21 @@ extension FileJournal {
     let file = try fileSystem.open(directory + "/" + segment, create: false)
     defer { file.close() }
     let size = try file.size()
-    let tail = size > offset ? try file.read(at: offset, count: Int(size - offset)) : []
     let name = segment + ".from-byte-" + String(offset)
     let copy = try fileSystem.open(directory + "/" + name, create: true)
+    defer { copy.close() }
+    // Copied a chunk at a time, zero chunks left as holes: a tail stretched to gigabytes of zeros costs
+    // neither that much memory nor that much disk.
     try copy.truncate(to: 0)
-    try copy.write(tail, at: 0)
+    try copy.truncate(to: size > offset ? size - offset : 0)
+    var position = offset
+    while position < size {
+      let chunk = try file.read(at: position, count: Int(min(UInt64(SegmentReader.chunkSize), size - position)))
+      guard !chunk.isEmpty else { break }
+      if !SegmentReader.isZero(chunk) { try copy.write(chunk, at: position - offset) }
+      position += UInt64(chunk.count)
+    }
     try copy.sync()
-    copy.close()
     let path = try Quarantine.move(name, in: directory, fileSystem: fileSystem)
     try file.truncate(to: offset)
     try file.sync()
