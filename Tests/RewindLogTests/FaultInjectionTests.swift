@@ -125,7 +125,8 @@ import Testing
     for sequence in UInt64(1)...5 { try journal.append(event(sequence)) }
     try journal.flush()
     fileSystem.failNext(.sync, code: EIO)
-    for sequence in UInt64(6)...8 { try journal.append(event(sequence)) }
+    // The committer may fail the sync of event 6 before 7 is appended: later appends then throw.
+    for sequence in UInt64(6)...8 { try? journal.append(event(sequence)) }
     #expect(throws: FileJournalError.self) { try journal.flush() }
     #expect(journal.durableSequence == 5)
     try? journal.close()
