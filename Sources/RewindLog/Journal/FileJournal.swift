@@ -103,7 +103,9 @@ public final class FileJournal<Action: Codable & Sendable>: Journal {
     do {
       lock = try fileSystem.lock(directory + "/LOCK")
     } catch {
-      throw FileJournalError.locked(directory: directory)
+      // Only a lock held elsewhere is "locked"; a lock file that cannot be opened is an I/O error.
+      throw error.code == EWOULDBLOCK || error.code == EAGAIN
+        ? FileJournalError.locked(directory: directory) : FileJournalError.io(error)
     }
     do {
       let scanned: ScannedLog
