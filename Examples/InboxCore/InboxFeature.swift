@@ -5,7 +5,8 @@ import RewindComponents
 /// the components' delegate events into the app's decisions.
 ///
 /// - A click on Flag, Archive or Delete (a tap, or the full-swipe expansion of Archive) becomes a
-///   `.toggleFlag`, `.archive` or `.delete` action sent as an effect, so it is an event of its own.
+///   `.toggleFlag`, `.archive` or `.delete` action sent as an effect, so it is an event of its own whose
+///   cause is the tap, or the end of the swipe's animation (itself caused by the release of the swipe).
 /// - An auto-save of the subject being edited stores the text as the mail's `draft`.
 /// - A refused edit puts the rule's message in `notice`.
 public struct InboxFeature: Reducer, Sendable {
@@ -21,7 +22,8 @@ public struct InboxFeature: Reducer, Sendable {
   /// The attachments carousel.
   public let carousel = CarouselReducer()
 
-  /// Creates the reducer with the inbox's buttons, validation rules and auto-save.
+  /// Creates the reducer with the inbox's buttons, validation rules and auto-save. Its timers (the ends of
+  /// swipe animations, auto-save) sleep on the clock dependency.
   public init() {
     // Every click closes the cell: the row is archived, deleted or flagged right after.
     let cell = SwipeCell(tappedButton: { _ in true })
@@ -88,19 +90,21 @@ public struct InboxFeature: Reducer, Sendable {
 
   /// Applies `action`; see the type's documentation.
   public func reduce(into state: inout InboxState, action: InboxAction) -> Effect<InboxAction> {
+    // The inbox's clock: the display time of the latest action that carries one (never backwards).
+    if let now = action.time, now.isFinite, now > state.now { state.now = now }
     switch action {
     case .list(let listAction):
       return reduceList(&state, listAction)
-    case .carousel(let carouselAction):
-      // A scroll request starts at the carousel's latest frame: bring its clock to now first.
+    case .carousel(let carouselAction, let now):
+      // A scroll request starts at the carousel's latest frame: bring its clock to the request's time first.
       var effect = Effect<InboxAction>.none
-      if state.carousel.time < state.now, carouselAction != .tick(now: state.now) {
-        effect = carousel.reduce(into: &state.carousel, action: .tick(now: state.now)).map(InboxAction.carousel)
+      if state.carousel.time < now, carouselAction != .tick(now: now) {
+        effect = carousel.reduce(into: &state.carousel, action: .tick(now: now)).map { .carousel($0, at: now) }
       }
-      return effect.merge(with: carousel.reduce(into: &state.carousel, action: carouselAction).map(InboxAction.carousel))
-    case .select(let id):
+      return effect.merge(with: carousel.reduce(into: &state.carousel, action: carouselAction).map { .carousel($0, at: now) })
+    case .select(let id, let now):
       guard state.list.rows[id: id] != nil else { return missing("select", id) }
-      let effect = list.reduce(into: &state.list, action: .closeAll(animated: true)).map(InboxAction.list)
+      let effect = list.reduce(into: &state.list, action: .closeAll(animated: true, at: now)).map(InboxAction.list)
       Self.select(id, in: &state)
       return effect
     case .toggleFlag(let id):
@@ -108,14 +112,14 @@ public struct InboxFeature: Reducer, Sendable {
       state.list.rows[index].item.isFlagged.toggle()
       return .none
     case .archive(let id):
-      guard let mail = remove(id, from: &state) else { return missing("archive", id) }
+      guard let (mail, effect) = remove(id, from: &state) else { return missing("archive", id) }
       state.archived.append(mail)
       state.notice = "Archived #\(mail.id) (\(mail.sender))"
-      return .none
+      return effect
     case .delete(let id):
-      guard let mail = remove(id, from: &state) else { return missing("delete", id) }
+      guard let (mail, effect) = remove(id, from: &state) else { return missing("delete", id) }
       state.notice = "Deleted #\(mail.id) (\(mail.sender))"
-      return .none
+      return effect
     case .tick(let now):
       return tick(&state, now: now)
     case .resetToSample:
@@ -130,7 +134,7 @@ public struct InboxFeature: Reducer, Sendable {
   func reduceList(_ state: inout InboxState, _ action: EditableListAction<Mail>) -> Effect<InboxAction> {
     let effect = list.reduce(into: &state.list, action: action).map(InboxAction.list)
     switch action {
-    case .swipe, .touchDown, .tick, .closeAll:
+    case .swipe, .touchDown, .closeAll, .resumeTimers:
       // The table's events are those of this action only when the action went to the table.
       return effect.merge(with: clicks(in: state.list.table.events))
     case .edit(let addressed):
@@ -183,26 +187,20 @@ public struct InboxFeature: Reducer, Sendable {
     }
   }
 
-  /// One display frame for everything that runs on time: swipe animations, the carousel, auto-save.
+  /// One display frame for the attachments carousel (the swipe cells and the editors need none).
   func tick(_ state: inout InboxState, now: Double) -> Effect<InboxAction> {
     guard now.isFinite, now >= state.now else {
       return .diagnostic(Diagnostic(kind: .invalidInput, message: "Inbox: tick at \(now) is before \(state.now)"))
     }
-    state.now = now
-    var effect = reduceList(&state, .tick(now: now))
-    if state.carousel.needsTicks {
-      effect = effect.merge(with: carousel.reduce(into: &state.carousel, action: .tick(now: now)).map(InboxAction.carousel))
-    }
-    if let id = state.editingID {
-      effect = effect.merge(with: reduceList(&state, .edit(IdentifiedAction(id: id, action: .tick(now: now)))))
-    }
-    return effect
+    guard state.carousel.needsTicks else { return .none }
+    return carousel.reduce(into: &state.carousel, action: .tick(now: now)).map { .carousel($0, at: now) }
   }
 
-  /// Removes row `id`, moving the selection to its neighbour; returns its mail.
-  func remove(_ id: Int, from state: inout InboxState) -> Mail? {
+  /// Removes row `id`, moving the selection to its neighbour; returns its mail, and the effect that stops
+  /// the row's timers.
+  func remove(_ id: Int, from state: inout InboxState) -> (Mail, Effect<InboxAction>)? {
     guard let index = state.list.rows.index(id: id), var mail = state.list.rows[id: id]?.item else { return nil }
-    _ = list.reduce(into: &state.list, action: .delete(id: id))
+    let effect = list.reduce(into: &state.list, action: .delete(id: id)).map(InboxAction.list)
     mail.draft = nil
     if state.editingID == id { state.editingID = nil }
     if state.selectedID == id {
@@ -214,7 +212,7 @@ public struct InboxFeature: Reducer, Sendable {
         Self.select(rows[Swift.min(index, rows.count - 1)].id, in: &state)
       }
     }
-    return mail
+    return (mail, effect)
   }
 
   /// Selects `id` and loads its attachments into the carousel, keeping the carousel's clock.

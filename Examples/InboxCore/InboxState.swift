@@ -2,7 +2,7 @@ import Rewind
 import RewindComponents
 
 /// The whole state of the inbox: the rows (each with its swipe cell and subject editor), the archive, the
-/// selection, the attachments carousel of the selected mail, and the time of the last display frame.
+/// selection, the attachments carousel of the selected mail, and the display time of the latest action.
 ///
 /// Everything here is data: `Equatable` to compare a replayed state with the live one, `Codable` so the
 /// file journal can snapshot it. Closures (validation rules, button handlers) live in ``InboxFeature``.
@@ -17,7 +17,8 @@ public struct InboxState: Equatable, Sendable, Codable {
   public var editingID: Int?
   /// The attachments carousel of the selected mail.
   public var carousel: CarouselState
-  /// The time of the latest display frame, in seconds: the clock every animation and auto-save reads.
+  /// The display time, in seconds, of the latest action that carried one: where a reopened session's
+  /// clock continues from.
   public var now: Double
   /// A one-line message for the user (a refused edit, what was archived); cleared by the next message.
   public var notice: String?
@@ -41,8 +42,15 @@ public struct InboxState: Equatable, Sendable, Codable {
   /// The selected mail.
   public var selectedMail: Mail? { selectedID.flatMap { list.rows[id: $0]?.item } }
 
-  /// Whether a swipe animation or a carousel scroll still needs display frames.
-  public var isAnimating: Bool { !list.table.animatingRowIDs.isEmpty || carousel.needsTicks }
+  /// Whether something moves, so the screen should be redrawn each frame: a swipe animation (sampled at
+  /// draw time) or a carousel scroll.
+  public var isAnimating: Bool { list.table.isAnimating || carouselIsScrolling }
+
+  /// Whether the attachments carousel scrolls, so it needs ``InboxAction/tick(now:)`` frames: the seam for
+  /// a carousel that samples by time. (Its Cover Flow 2 toggle, which a linear carousel never draws,
+  /// settles on the frames of its next scroll.)
+  public var carouselIsScrolling: Bool { carousel.scrollAnimation != nil || carousel.deceleration != nil }
+
 }
 
 extension InboxState {

@@ -45,6 +45,8 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
   @usableFromInline let clock: any EventClock
   @usableFromInline let defaultActor: String?
   private let diagnosticsHandler: @Sendable (Diagnostic) -> Void
+  /// Installed around each effect's work; reducers never see them.
+  let dependencies: DependencyValues
 
   /// Creates a store that keeps its events in memory.
   ///
@@ -57,19 +59,21 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
   ///     default.
   ///   - diagnostics: told of ``Diagnostic``s, such as an action for a missing element. By default they
   ///     are printed to standard error.
+  ///   - dependencies: overrides the live ``DependencyValues`` that effects see.
   public convenience init<R: Reducer & Sendable>(
     initialState: State,
     reducer: R,
     clock: some EventClock = .system,
     actor: String? = nil,
     history: HistoryConfiguration<Action> = .standard,
-    diagnostics: @escaping @Sendable (Diagnostic) -> Void = Store.printDiagnostic
+    diagnostics: @escaping @Sendable (Diagnostic) -> Void = Store.printDiagnostic,
+    dependencies: (inout DependencyValues) -> Void = { _ in }
   ) where R.State == State, R.Action == Action {
     // An empty journal: recovery replays nothing and cannot fail.
     do {
       try self.init(
         origin: initialState, at: 0, reducer: reducer, journal: InMemoryJournal<Action>(), clock: clock,
-        actor: actor, history: history, diagnostics: diagnostics)
+        actor: actor, history: history, diagnostics: diagnostics, dependencies: dependencies)
     } catch {
       preconditionFailure("Store: recovering from an empty in-memory journal failed: \(error)")
     }
@@ -91,11 +95,12 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
     clock: some EventClock = .system,
     actor: String? = nil,
     history: HistoryConfiguration<Action> = .standard,
-    diagnostics: @escaping @Sendable (Diagnostic) -> Void = Store.printDiagnostic
+    diagnostics: @escaping @Sendable (Diagnostic) -> Void = Store.printDiagnostic,
+    dependencies: (inout DependencyValues) -> Void = { _ in }
   ) throws where R.State == State, R.Action == Action {
     try self.init(
       origin: initialState, at: 0, reducer: reducer, journal: journal, clock: clock, actor: actor,
-      history: history, diagnostics: diagnostics)
+      history: history, diagnostics: diagnostics, dependencies: dependencies)
   }
 
   /// Creates a store whose history starts from `origin`, the state as of event `sequence` (0 for the
@@ -109,7 +114,8 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
   public convenience init<R: Reducer & Sendable>(
     origin: State, at sequence: UInt64, reducer: R, journal: some Journal<Action>, clock: some EventClock,
     actor: String?, history: HistoryConfiguration<Action>,
-    diagnostics: @escaping @Sendable (Diagnostic) -> Void
+    diagnostics: @escaping @Sendable (Diagnostic) -> Void,
+    dependencies: (inout DependencyValues) -> Void = { _ in }
   ) throws where R.State == State, R.Action == Action {
     let reduce: @Sendable (inout State, Action) -> Effect<Action> = { reducer.reduce(into: &$0, action: $1) }
     var recovered = StoreHistory(
@@ -119,9 +125,11 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
     let last = try Self.recover(
       from: sequence, into: &state, history: &recovered, journal: journal, reducer: reduce,
       undoPolicy: history.undoPolicy)
+    var values = DependencyValues()
+    dependencies(&values)
     self.init(
       recovered: state, sequence: last, history: recovered, reducer: reduce, journal: journal, clock: clock,
-      actor: actor, undoPolicy: history.undoPolicy, diagnostics: diagnostics)
+      actor: actor, undoPolicy: history.undoPolicy, diagnostics: diagnostics, dependencies: values)
   }
 
   /// Creates a store from a recovered state and history.
@@ -130,7 +138,7 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
     recovered state: State, sequence: UInt64, history: StoreHistory<State>,
     reducer: @escaping @Sendable (inout State, Action) -> Effect<Action>, journal: any Journal<Action>,
     clock: any EventClock, actor: String?, undoPolicy: (@Sendable (Action) -> UndoPolicy)?,
-    diagnostics: @escaping @Sendable (Diagnostic) -> Void
+    diagnostics: @escaping @Sendable (Diagnostic) -> Void, dependencies: DependencyValues
   ) {
     self.hub = StateHub(state: state, sequence: sequence, history: history)
     self.reducer = reducer
@@ -140,6 +148,9 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
     self.defaultActor = actor
     self.diagnosticsHandler = diagnostics
     self.undoPolicy = undoPolicy
+    var dependencies = dependencies
+    dependencies.services = StoreServices(report: diagnostics, journal: journal)
+    self.dependencies = dependencies
   }
 
   deinit {
@@ -432,10 +443,13 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
           self?.sendFromEffect(action, cause: cause, metadata: metadata)
         }
         let report = diagnosticsHandler
+        let dependencies = dependencies
         effects.start(priority: run.priority, ids: run.cancellationIDs, cancelInFlight: run.cancelInFlight) {
           do {
-            try await run.operation(send)
+            try await DependencyValues.$taskLocal.withValue(dependencies) { try await run.operation(send) }
           } catch is CancellationError {
+          } catch is UnimplementedDependencyError {
+            // Already reported, naming the dependency, when it was called.
           } catch {
             if !Task.isCancelled {
               report(Diagnostic(kind: .effectFailed, message: "effect of event \(cause) threw \(error)"))
