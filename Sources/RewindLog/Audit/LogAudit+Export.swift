@@ -5,7 +5,7 @@ extension LogAudit {
   /// plain JSON lines, without the app's types.
   ///
   /// Frames are read and verified (checksum and chain) one at a time and written as they go; memory stays
-  /// bounded by a segment plus a 64 KiB output buffer, whatever the log's size. Read-only and lock-free,
+  /// bounded by a read window (a few MiB) plus a 64 KiB output buffer, whatever the log's size. Read-only and lock-free,
   /// like ``verify(directory:key:anchor:progress:)``: an incomplete frame at the end of a log being written
   /// is not exported. The mapping is in Docs/Audit.md.
   ///

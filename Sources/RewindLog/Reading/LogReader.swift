@@ -61,7 +61,7 @@ public struct LogReader: Sendable {
   }
 
   /// Calls `body` with every event from `first` through `last` (default: the newest) as a tree, and the
-  /// commit time of its frame. Reads one segment at a time.
+  /// commit time of its frame. Reads a window of a few MiB (or one frame) at a time.
   ///
   /// - Throws: ``FileJournalError`` when a segment cannot be read or changed since the scan, a record or
   ///   binary payload does not decode; and whatever `body` throws.
