@@ -103,6 +103,23 @@ import Testing
     #expect(fileSystem.largest.value <= SegmentReader.windowSize)
   }
 
+  @Test func theHolesOfASparseFileAreSkipped() throws {
+    let directory = TemporaryDirectory()
+    let path = directory.path + "/sparse"
+    _ = FileManager.default.createFile(atPath: path, contents: Data([1, 2, 3]))
+    try stretch(path, by: Self.zeroTail)
+    let file = try POSIXFileSystem().openForReading(path)
+    defer { file.close() }
+    #expect(file.nextData(from: 0) == 0)
+    // Past the data, only a hole: nothing to read (on file systems that report holes).
+    if let next = file.nextData(from: 4096) { #expect(next == 4096, "no SEEK_DATA: data may be anywhere") }
+    var reader = try SegmentReader(fileSystem: POSIXFileSystem(), directory: directory.path, name: "sparse")
+    defer { reader.close() }
+    #expect(try reader.isZero(from: 3))
+    #expect(try !reader.isZero(from: 0))
+    _ = try reader.parse(at: 3)
+  }
+
   @Test func aLengthFieldClaimingGigabytesInATinyFileReadsNothingForIt() throws {
     for claimed in [UInt32.max, UInt32(Frame.maximumBodySize)] {
       let directory = TemporaryDirectory()

@@ -66,11 +66,14 @@ struct SegmentReader {
   mutating func parse(at offset: UInt64, detectZeros: Bool = true) throws(FileJournalError) -> Frame.Parse {
     let remaining = size > offset ? size - offset : 0
     try load(offset, count: Frame.prefixSize)
-    let prefix = window[relative(offset)..<min(window.count, relative(offset) + Frame.prefixSize)]
-    if detectZeros, prefix.allSatisfy({ $0 == 0 }), try isZero(from: offset) { return .zeros }
-    guard remaining >= UInt64(Frame.prefixSize) else { return .incomplete }
-    var reader = ByteReader(Array(prefix))
-    guard (try? reader.u32()) != nil, let length = try? reader.u32() else { return .incomplete }
+    let start = relative(offset)
+    let prefixEnd = min(window.count, start + Frame.prefixSize)
+    if detectZeros, window[start..<prefixEnd].allSatisfy({ $0 == 0 }), try isZero(from: offset) { return .zeros }
+    guard remaining >= UInt64(Frame.prefixSize), prefixEnd - start == Frame.prefixSize else { return .incomplete }
+    // The length field, read in place (this runs for every frame of every scan).
+    let length =
+      UInt32(window[start + 4]) | UInt32(window[start + 5]) << 8 | UInt32(window[start + 6]) << 16
+      | UInt32(window[start + 7]) << 24
     guard length >= Frame.minimumBodySize, length <= Frame.maximumBodySize else { return .badLength }
     guard UInt64(length) <= remaining - UInt64(Frame.prefixSize) else { return .incomplete }
     // The length is bounded and the file holds it: only now is the frame read.
@@ -78,10 +81,14 @@ struct SegmentReader {
     return Frame.parse(window, at: relative(offset), detectZeros: false)
   }
 
-  /// Whether every byte from `offset` to the end of the file is zero, read a chunk at a time.
+  /// Whether every byte from `offset` to the end of the file is zero, read a chunk at a time; the holes
+  /// of a sparse file (zeros by definition) are skipped without reading them.
   func isZero(from offset: UInt64) throws(FileJournalError) -> Bool {
     var position = offset
     while position < size {
+      guard let data = file.nextData(from: position) else { return true }
+      position = max(position, data)
+      guard position < size else { return true }
       let chunk = try read(at: position, count: Self.chunkSize)
       guard !chunk.isEmpty else { return true }
       if !Self.isZero(chunk) { return false }
