@@ -3,12 +3,19 @@ import Rewind
 import RewindLog
 import Testing
 
+#if REWIND_THREAD_SANITIZER
+  private let underThreadSanitizer = true
+#else
+  private let underThreadSanitizer = false
+#endif
+
 /// A full disk, as the issue "Failure paths" tried it: the real `Inbox` (its scripted session on a file
 /// journal, `swift run Inbox --directory DIR`) and the real `rewind` run with a file size limit
 /// (`ulimit -f`, 512-byte blocks: every write past it fails with EFBIG, as on a small file system), at
 /// every size from nothing to the whole log. Each run ends by itself with success or its error, never
 /// hangs (`timeout`), and the log always reopens.
-@Suite struct FullDiskTests {
+@Suite(.disabled(if: underThreadSanitizer, "ThreadSanitizer's runtime cannot run under a file size limit"))
+struct FullDiskTests {
   /// An executable built next to the test bundle.
   static func built(_ name: String) -> String? {
     var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
