@@ -67,13 +67,18 @@ struct SegmentReader {
     let remaining = size > offset ? size - offset : 0
     try load(offset, count: Frame.prefixSize)
     let start = relative(offset)
-    let prefixEnd = min(window.count, start + Frame.prefixSize)
-    if detectZeros, window[start..<prefixEnd].allSatisfy({ $0 == 0 }), try isZero(from: offset) { return .zeros }
-    guard remaining >= UInt64(Frame.prefixSize), prefixEnd - start == Frame.prefixSize else { return .incomplete }
-    // The length field, read in place (this runs for every frame of every scan).
-    let length =
-      UInt32(window[start + 4]) | UInt32(window[start + 5]) << 8 | UInt32(window[start + 6]) << 16
-      | UInt32(window[start + 7]) << 24
+    guard remaining >= UInt64(Frame.prefixSize), window.count - start >= Frame.prefixSize else {
+      if detectZeros, window[start...].allSatisfy({ $0 == 0 }) { return .zeros }
+      return .incomplete
+    }
+    // The checksum and length fields, read in place (this runs for every frame of every scan).
+    let (storedCRC, length) = window.withUnsafeBytes { raw in
+      (
+        UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: start, as: UInt32.self)),
+        UInt32(littleEndian: raw.loadUnaligned(fromByteOffset: start + 4, as: UInt32.self))
+      )
+    }
+    if detectZeros, storedCRC == 0, length == 0, try isZero(from: offset) { return .zeros }
     guard length >= Frame.minimumBodySize, length <= Frame.maximumBodySize else { return .badLength }
     guard UInt64(length) <= remaining - UInt64(Frame.prefixSize) else { return .incomplete }
     // The length is bounded and the file holds it: only now is the frame read.

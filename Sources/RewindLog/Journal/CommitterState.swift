@@ -128,7 +128,8 @@ struct CommitterState {
   /// Records that event `sequence` was refused (and so was not appended): waiting for it, or for any later
   /// event, ends with `error` rather than with a promise about events the journal never had.
   mutating func refuse(_ sequence: UInt64, because error: FileJournalError) {
-    guard sequence > lastAppended else { return }
+    // Only the next event can be refused: a misnumbered one would have been refused for its number.
+    guard sequence == lastAppended + 1 else { return }
     refusal = Refusal(sequence: sequence, error: error)
   }
 
