@@ -22,6 +22,7 @@ trap 'rm -rf "$work"' EXIT
 passed=0
 failed=0
 skipped=0
+errored=0
 fail() {
   failed=$((failed + 1))
   echo "FAILED $1" >&2
@@ -45,6 +46,7 @@ for syscall in pwrite64 fdatasync fsync ftruncate rename,renameat,renameat2 open
         fail "$trial: the driver ended with status $status"
         continue
       fi
+      if [ "$status" -eq 1 ]; then errored=$((errored + 1)); fi
       acked="$(grep '^ack ' "$work/out" | tail -1 | cut -d' ' -f2)"
       acked="${acked:-0}"
       if [ ! -d "$work/log" ]; then
@@ -61,6 +63,7 @@ for syscall in pwrite64 fdatasync fsync ftruncate rename,renameat,renameat2 open
     done
   done
 done
+echo "($errored runs ended with the injected error, the others did not meet it or got past it)"
 if [ "$skipped" -gt 0 ]; then echo "($skipped runs not counted: the fault hit the loader before the driver started)"; fi
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
