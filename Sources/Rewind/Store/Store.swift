@@ -32,7 +32,8 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
   /// Set when `state` is read, cleared when observers are told of a change: no observation work is done
   /// for sends nobody is watching.
   @usableFromInline let isObserved = Atomic<Bool>(false)
-  let journalFailure = Locked<(any Error)?>(nil)
+  /// The first event the journal refused (see `Store+Durability.swift`).
+  let journalFailure = Locked<RefusedEventError?>(nil)
   /// False once the journal refused an event: later events are not offered to it.
   @usableFromInline let journalHealthy = Atomic<Bool>(true)
   /// The journal, when it is the in-memory one: appended to through specialized code.
@@ -229,7 +230,7 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
 
   /// Whether the journal refused an event. The store then keeps working in memory and stops appending.
   public var journalStatus: JournalStatus {
-    (journalFailure.withLock { $0 } ?? journal.failure).map(JournalStatus.failed) ?? .healthy
+    ((journalFailure.withLock { $0 } as (any Error)?) ?? journal.failure).map(JournalStatus.failed) ?? .healthy
   }
 
   /// The number of effect tasks still running.
@@ -362,7 +363,7 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
           try journal.append(event)
         }
       } catch {
-        journalError = error
+        journalError = refuse(sequence, because: error)
       }
     }
     return (timestamp, journalError)
@@ -417,8 +418,6 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
 
   @usableFromInline
   func recordJournalFailure(_ error: any Error, sequence: UInt64) {
-    journalHealthy.store(false, ordering: .relaxed)
-    journalFailure.withLock { $0 = $0 ?? error }
     diagnosticsHandler(
       Diagnostic(
         kind: .journalFailed,
