@@ -24,7 +24,8 @@ final class StoreEngine<State: Sendable, Action: Sendable>: Sendable {
   /// Set when `state` is read, cleared when observers are told of a change: no observation work is done
   /// for sends nobody is watching.
   @usableFromInline let isObserved = Atomic<Bool>(false)
-  let journalFailure = Locked<(any Error)?>(nil)
+  /// The first event the journal refused (see ``refuse(_:because:)``).
+  let journalFailure = Locked<RefusedEventError?>(nil)
   /// False once the journal refused an event: later events are not offered to it.
   @usableFromInline let journalHealthy = Atomic<Bool>(true)
   /// The journal, when it is the in-memory one: appended to through specialized code.
@@ -201,7 +202,7 @@ final class StoreEngine<State: Sendable, Action: Sendable>: Sendable {
           try journal.append(event)
         }
       } catch {
-        journalError = error
+        journalError = refuse(sequence, because: error)
       }
     }
     return (timestamp, journalError)
@@ -258,8 +259,6 @@ final class StoreEngine<State: Sendable, Action: Sendable>: Sendable {
 
   @usableFromInline
   func recordJournalFailure(_ error: any Error, sequence: UInt64) {
-    journalHealthy.store(false, ordering: .relaxed)
-    journalFailure.withLock { $0 = $0 ?? error }
     diagnosticsHandler(
       Diagnostic(
         kind: .journalFailed,
@@ -321,7 +320,22 @@ final class StoreEngine<State: Sendable, Action: Sendable>: Sendable {
 
   /// Whether the journal refused an event.
   var journalStatus: JournalStatus {
-    (journalFailure.withLock { $0 } ?? journal.failure).map(JournalStatus.failed) ?? .healthy
+    ((journalFailure.withLock { $0 } as (any Error)?) ?? journal.failure).map(JournalStatus.failed) ?? .healthy
+  }
+
+  /// The first event the journal refused, if any.
+  var journalRefusal: RefusedEventError? { journalFailure.withLock { $0 } }
+
+  /// Records that the journal refused event `sequence`; called under the state lock, so that a waiter
+  /// that sees the event's sequence number also sees the refusal. Later events are not offered.
+  /// - Returns: the error the store reports.
+  @usableFromInline
+  func refuse(_ sequence: UInt64, because error: any Error) -> RefusedEventError {
+    journalHealthy.store(false, ordering: .relaxed)
+    return journalFailure.withLock { refusal in
+      if refusal == nil { refusal = RefusedEventError(sequence: sequence, reason: error) }
+      return refusal ?? RefusedEventError(sequence: sequence, reason: error)
+    }
   }
 
   /// Registers an observer's read of the state (legacy whole-state observation).
