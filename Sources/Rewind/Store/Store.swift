@@ -17,7 +17,8 @@ import Synchronization
 /// store.send(.increment)
 /// print(store.state.count)  // 1
 /// ```
-public final class Store<State: Sendable, Action: Sendable>: Sendable {
+public final class Store<State: Sendable, Action: Sendable>: ScopedStore<State, Action>, @unchecked Sendable {
+  // @unchecked: restates the base class's conformance; the one stored property is immutable and Sendable.
   /// Everything the store runs on: its gate, state hub and history, journal and effects.
   @usableFromInline let engine: StoreEngine<State, Action>
 
@@ -107,6 +108,11 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
   @usableFromInline
   init(engine: StoreEngine<State, Action>) {
     self.engine = engine
+    let center = engine.observation
+    super.init(
+      rootEngine: engine,
+      observation: RootedObservation(center: center, node: center.root, resolve: { $0 }, peek: { $0 }, onDetach: nil),
+      sendToParent: nil)
   }
 
   /// The default diagnostics handler: one line on standard error.
@@ -115,12 +121,6 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
   }
 
   // MARK: Reading
-
-  /// The current state. Reading it inside `withObservationTracking` (or a SwiftUI body) tracks it.
-  public var state: State {
-    engine.accessState()
-    return engine.hub.core.withLock { $0.state }
-  }
 
   /// The sequence number of the last event applied to ``state``; 0 before the first.
   public var sequence: UInt64 {
@@ -138,23 +138,6 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
 
   /// Cancels every running effect task.
   public func cancelAllEffects() { engine.effects.cancelAll() }
-
-  // MARK: Sending
-
-  /// Dispatches `action`: records it as an event, reduces it, and starts its effects.
-  ///
-  /// Synchronous and callable from any thread. When it returns, ``state`` reflects `action` and every
-  /// action sent synchronously because of it.
-  ///
-  /// - Parameters:
-  ///   - action: what happened.
-  ///   - origin: who sent it: a person (the default, optionally named) or the system.
-  /// - Returns: the effects the action started, to await or cancel; ignore it when they should run on
-  ///   their own.
-  @inlinable @discardableResult
-  public func send(_ action: Action, from origin: Origin = .user) -> StoreTask {
-    engine.dispatch(PendingEvent(action: action, from: origin))
-  }
 
   // MARK: Engine parts used by the store's extensions
 
@@ -193,4 +176,3 @@ public enum JournalStatus: Sendable, CustomStringConvertible {
   }
 }
 
-extension Store: Observable {}

@@ -1,0 +1,120 @@
+import Observation
+
+/// A store as a view sees it: its state, read path by path, and a way to send actions.
+///
+/// The root ``Store`` is one; `scope(state:action:)` makes others, for a part of the state (a feature, an optional child, each element of a collection), whose
+/// sends go through the root: one log, one sequence, the child's action recorded inside its parent's.
+/// A feature's views take a `ScopedStore` of the feature's own types, so they can live in their own module.
+///
+/// Reads through key paths are observed one path at a time:
+///
+/// ```swift
+/// Text(store.subject)        // registers `\.subject` only
+/// Toggle("Flagged", isOn: store.binding(\.isFlagged, send: Row.Action.setFlagged))
+/// ```
+///
+/// After a send, only the observers of the paths whose values changed are notified, on the main actor,
+/// once per turn of the main run loop however many sends came in (Docs/Views.md says how). Values are compared with `==` when they are `Equatable`, and first by identity of
+/// their storage, which is O(1) for a collection that did not change. A send that changes nothing notifies
+/// nobody.
+///
+/// A member of the store itself (``state``, ``send(_:from:)``…) hides a state property of the same name;
+/// read that one through ``state`` or a scope.
+@dynamicMemberLookup
+public class ScopedStore<State: Sendable, Action: Sendable>: @unchecked Sendable {
+  // @unchecked: every stored property is immutable and Sendable; a non-final class cannot state that
+  // otherwise. Only `Store` subclasses it, and the initializer is internal.
+
+  /// The engine, for a root store; `nil` for a scope.
+  @usableFromInline let rootEngine: StoreEngine<State, Action>?
+  /// How this store reads its state and registers its readers.
+  let observation: any StoreObserving<State>
+  /// How a scope's actions reach the root; `nil` for a root store.
+  @usableFromInline let sendToParent: (@Sendable (Action, Origin, ViewTransaction?) -> StoreTask)?
+
+  init(
+    rootEngine: StoreEngine<State, Action>?, observation: any StoreObserving<State>,
+    sendToParent: (@Sendable (Action, Origin, ViewTransaction?) -> StoreTask)?
+  ) {
+    self.rootEngine = rootEngine
+    self.observation = observation
+    self.sendToParent = sendToParent
+  }
+
+  deinit {
+    if rootEngine == nil { observation.detach() }
+  }
+
+  // MARK: Reading
+
+  /// The current state. Reading it inside `withObservationTracking` (or a SwiftUI body) tracks all of it:
+  /// prefer reading the properties a view needs (`store.title`), which are tracked one by one.
+  public var state: State {
+    let (path, state) = observation.read(.whole) { owner in
+      TypedPathObservation(owner: owner) { ValueIdentity.changed($0, $1, equal: nil) }
+    }
+    path.access()
+    return state
+  }
+
+  /// The value at `keyPath` in the current state, tracked by itself: its observers are notified only when
+  /// it changes.
+  public subscript<Value>(dynamicMember keyPath: KeyPath<State, Value> & Sendable) -> Value {
+    read(keyPath, equal: nil)
+  }
+
+  /// The value at `keyPath` in the current state, tracked by itself and compared with `==`: its observers
+  /// are notified only when it changes.
+  public subscript<Value: Equatable>(dynamicMember keyPath: KeyPath<State, Value> & Sendable) -> Value {
+    read(keyPath, equal: ==)
+  }
+
+  /// Reads `keyPath`, registering it with its comparison.
+  func read<Value>(_ keyPath: KeyPath<State, Value> & Sendable, equal: ((Value, Value) -> Bool)?) -> Value {
+    let (path, state) = observation.read(.keyPath(keyPath)) { owner in
+      TypedPathObservation.reading(keyPath, owner: owner, equal: equal)
+    }
+    path.access()
+    return state[keyPath: keyPath]
+  }
+
+  // MARK: Sending
+
+  /// Dispatches `action`: records it as an event, reduces it, and starts its effects.
+  ///
+  /// Synchronous and callable from any thread. When it returns, ``state`` reflects `action` and every
+  /// action sent synchronously because of it. A scoped store's action is wrapped in its parent's actions
+  /// up to the root, and recorded there.
+  ///
+  /// - Parameters:
+  ///   - action: what happened.
+  ///   - origin: who sent it: a person (the default, optionally named) or the system.
+  /// - Returns: the effects the action started, to await or cancel; ignore it when they should run on
+  ///   their own.
+  @inlinable @discardableResult
+  public final func send(_ action: Action, from origin: Origin = .user) -> StoreTask {
+    if let rootEngine { return rootEngine.dispatch(PendingEvent(action: action, from: origin)) }
+    return sendThroughParent(action, from: origin, transaction: nil)
+  }
+
+  /// Dispatches `action` like ``send(_:from:)``; the view updates it causes are applied inside
+  /// `transaction` (an animation, for instance).
+  @discardableResult
+  public final func send(_ action: Action, from origin: Origin = .user, transaction: ViewTransaction)
+    -> StoreTask
+  {
+    if let rootEngine {
+      return rootEngine.dispatch(PendingEvent(action: action, from: origin), transaction: transaction)
+    }
+    return sendThroughParent(action, from: origin, transaction: transaction)
+  }
+
+  /// Sends a scope's action through its parent.
+  @usableFromInline
+  func sendThroughParent(_ action: Action, from origin: Origin, transaction: ViewTransaction?) -> StoreTask {
+    // Every store is either a root (an engine) or a scope (a parent to send through): see the initializers.
+    sendToParent?(action, origin, transaction) ?? StoreTask(effects: nil)
+  }
+}
+
+extension ScopedStore: Observable {}
