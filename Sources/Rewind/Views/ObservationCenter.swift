@@ -142,18 +142,28 @@ final class ObservationCenter<Root: Sendable>: Sendable {
       isActive.store(true, ordering: .relaxed)
       let now = hub.core.withLock { Snapshot(state: $0.state, sequence: $0.sequence) }
       machine.didRead(path, at: now) { old, new in path.changed(peek(old), peek(new)) }
-      return body(path, resolve(now.state))
+      let result = body(path, resolve(now.state))
+      machine._checkInvariants()
+      return result
     }
   }
 
   /// Runs `body` under the lock with the current root state, for scoping (finding or making child stores).
   func withCurrentState<Result>(_ body: (Root) -> Result) -> Result {
-    machine.withLock { _ in body(hub.core.withLock { $0.state }) }
+    machine.withLock { machine in
+      let result = body(hub.core.withLock { $0.state })
+      machine._checkInvariants()
+      return result
+    }
   }
 
   /// Runs `body` under the lock, for changes to the node tree.
   func withTreeLock<Result>(_ body: () -> Result) -> Result {
-    machine.withLock { _ in body() }
+    machine.withLock { machine in
+      let result = body()
+      machine._checkInvariants()
+      return result
+    }
   }
 
   // MARK: Sending
@@ -181,6 +191,7 @@ final class ObservationCenter<Root: Sendable>: Sendable {
       let now = hub.core.withLock { Snapshot(state: $0.state, sequence: $0.sequence) }
       let delivery = machine.flush(now: now)
       if machine.baseline == nil { isActive.store(false, ordering: .relaxed) }
+      machine._checkInvariants()
       return delivery
     }
     delivery.deliver()

@@ -106,6 +106,12 @@ class ChildEdge<Parent>: InterestSink, @unchecked Sendable {
 
   /// Adds the changed interesting paths below this edge; overridden.
   func collectChanges(from old: Parent, to new: Parent, into notify: inout [PathObservation]) {}
+
+  /// Whether the node below is interesting; overridden.
+  var isChildInteresting: Bool { false }
+
+  /// Checks the node below (see ``ScopeNode/_checkInvariants()``); overridden.
+  func _checkSubtree() {}
 }
 
 /// The edge to a child scope whose state is taken from the parent's by `extract`.
@@ -141,6 +147,15 @@ final class TypedChildEdge<Parent, Child>: ChildEdge<Parent>, @unchecked Sendabl
 
   /// The child's state in `parent`, or the last one seen, without remembering anything.
   func peek(_ parent: Parent) -> Child { isRetired ? lastKnown : extract(parent) ?? lastKnown }
+
+  override var isChildInteresting: Bool { node.isInteresting }
+
+  override func _checkSubtree() {
+    #if REWIND_CHECK_INVARIANTS
+      precondition(node.parentEdge === self, "observation: a node that does not name its edge")
+      node._checkInvariants()
+    #endif
+  }
 
   override func collectChanges(from old: Parent, to new: Parent, into notify: inout [PathObservation]) {
     let oldChild = extract(old) ?? lastKnown
