@@ -215,7 +215,7 @@ private func makeStore(
       changed.mark()
     }
     store.undo()
-    await settleViews()  // observers are told on the main actor
+    await settleViews(store)  // observers are told on the main actor
     #expect(changed.count == 1)
   }
 

@@ -27,6 +27,7 @@ import Testing
       await sendConcurrently(to: store, threads: threads, perThread: perThread, seed: trialSeed)
       let final = store.state.count
       #expect(final == threads * perThread)
+      await store.waitForViewUpdates()
       await observer.settle()
       let (seen, pending) = observer.status
       #expect(
@@ -62,6 +63,7 @@ import Testing
         }
         group.notify(queue: .global()) { done.resume() }
       }
+      await store.waitForViewUpdates()
       for _ in 0..<5 {
         try? await Task.sleep(for: .milliseconds(5))
         await MainActor.run {}

@@ -12,16 +12,16 @@ import Testing
 
     store.send(.queryChanged("a"))
     store.send(.queryChanged("ab"))
-    await settleViews()
+    await settleViews(store)
     #expect(seen.values == ["", "ab"], "two sends in one turn: one run, on the newest state")
 
     store.send(.mail(IdentifiedAction(id: 1, action: .toggleFlag)))  // a path it did not read
-    await settleViews()
+    await settleViews(store)
     #expect(seen.values == ["", "ab"])
 
     token.cancel()
     store.send(.queryChanged("abc"))
-    await settleViews()
+    await settleViews(store)
     #expect(seen.values == ["", "ab"], "cancelled")
   }
 
@@ -30,12 +30,12 @@ import Testing
     let seen = Seen()
     var token: ObservationToken? = observe { seen.values.append(store.query) }
     store.send(.queryChanged("a"))
-    await settleViews()
+    await settleViews(store)
     #expect(seen.values == ["", "a"])
     #expect(token?.isCancelled == false)
     token = nil
     store.send(.queryChanged("b"))
-    await settleViews()
+    await settleViews(store)
     #expect(seen.values == ["", "a"])
   }
 }

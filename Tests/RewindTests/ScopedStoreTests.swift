@@ -78,7 +78,7 @@ struct Shell: Reducer {
     let ids = InvalidationProbe { store.scope(state: \.mails, action: Outbox.mailPath).map(\.id) }
 
     store.send(.move(from: 2, to: 0))  // 3, 1, 2, 4
-    await settleViews()
+    await settleViews(store)
     let reordered = store.scope(state: \.mails, action: Outbox.mailPath)
     #expect(reordered.map(\.id) == [3, 1, 2, 4])
     #expect(reordered[0] === third, "addressed by id, so the same store after the move")
@@ -87,14 +87,14 @@ struct Shell: Reducer {
     ids.reRenderIfNeeded()
 
     third.send(.rename("moved and renamed"))
-    await settleViews()
+    await settleViews(store)
     #expect(store.mails[id: 3]?.subject == "moved and renamed", "its sends still reach its row")
     #expect(thirdSubject.invalidations == 1)
     #expect(ids.invalidations == 1, "a row's change is not the list's")
     thirdSubject.reRenderIfNeeded()
 
     store.send(.remove(id: 3))
-    await settleViews()
+    await settleViews(store)
     #expect(ids.invalidations == 2)
     #expect(store.scope(state: \.mails, action: Outbox.mailPath)[id: 3] == nil)
     #expect(third.subject == "moved and renamed", "a removed row's store shows its last state")
@@ -110,7 +110,7 @@ struct Shell: Reducer {
     #expect(presence.lastValue == false)
 
     store.send(.startDraft)
-    await settleViews()
+    await settleViews(store)
     #expect(presence.invalidations == 1)
     guard let draft = store.scope(state: \.draft, action: Mailbox.draftPath) else {
       Issue.record("no draft store while the draft is present")
@@ -119,13 +119,13 @@ struct Shell: Reducer {
     #expect(store.scope(state: \.draft, action: Mailbox.draftPath) === draft)
     let subject = InvalidationProbe { draft.subject }
     draft.send(.rename("hello"))
-    await settleViews()
+    await settleViews(store)
     #expect(subject.invalidations == 1)
     #expect(presence.invalidations == 1, "the draft changed, its presence did not")
     presence.reRenderIfNeeded()
 
     store.send(.discardDraft)
-    await settleViews()
+    await settleViews(store)
     #expect(store.scope(state: \.draft, action: Mailbox.draftPath) == nil)
     #expect(presence.invalidations == 2)
     #expect(draft.subject == "hello", "a store held by a view on its way out shows the last state")
@@ -144,11 +144,11 @@ struct Shell: Reducer {
     let whole = InvalidationProbe { counter.state }
     store.send(.startDraft)
     store.send(.discardDraft)
-    await settleViews()
+    await settleViews(store)
     #expect(count.invalidations == 0)
     #expect(whole.invalidations == 0, "the child's state did not change")
     counter.send(.add(2))
-    await settleViews()
+    await settleViews(store)
     #expect(count.invalidations == 1)
     #expect(whole.invalidations == 1)
     #expect(store.counter.count == 2)
@@ -167,12 +167,12 @@ extension ScopedStoreTests {
     }
     #expect(draft.subject == "")  // a view reads it
     draft.send(.rename("first"))
-    await settleViews()  // the view is told; its path is no longer read
+    await settleViews(store)  // the view is told; its path is no longer read
     store.send(.discardDraft)
     #expect(store.scope(state: \.draft, action: Mailbox.draftPath) == nil)
     #expect(draft.subject == "first")  // a read of the old store
     store.send(.startDraft)
-    await settleViews()  // the flush of the new draft
+    await settleViews(store)  // the flush of the new draft
     #expect(draft.subject == "first")
   }
 }

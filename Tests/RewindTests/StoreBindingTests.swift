@@ -36,10 +36,10 @@ import Testing
     let query = store.binding(\.query, send: Outbox.Action.queryChanged)
     let probe = InvalidationProbe { query.value }
     store.send(.mail(IdentifiedAction(id: 1, action: .toggleFlag)))
-    await settleViews()
+    await settleViews(store)
     #expect(probe.invalidations == 0)
     query.send("x")
-    await settleViews()
+    await settleViews(store)
     #expect(probe.invalidations == 1)
   }
 }

@@ -102,10 +102,10 @@ import Testing
     }
     #expect(changed.count == 0)
     store.send(.increment)
-    await settleViews()
+    await settleViews(store)
     #expect(changed.count == 1)
     store.send(.increment)
-    await settleViews()
+    await settleViews(store)
     #expect(changed.count == 1, "withObservationTracking fires once per registration")
   }
 

@@ -100,13 +100,13 @@ struct Ticker: Reducer {
     let probe = InvalidationProbe { store.query }
     log.watch(probe)
     store.send(.queryChanged("animated"), transaction: log.transaction(named: "spring"))
-    await settleViews()
+    await settleViews(store)
     #expect(probe.invalidations == 1)
     #expect(log.entries == ["spring begins", "notified inside spring", "spring ends"])
 
     probe.reRenderIfNeeded()
     store.send(.queryChanged("plain"))
-    await settleViews()
+    await settleViews(store)
     #expect(probe.invalidations == 2)
     #expect(log.entries.count == 3, "a send without a transaction applies none")
   }
@@ -117,7 +117,7 @@ struct Ticker: Reducer {
     let probe = InvalidationProbe { store.query }
     log.watch(probe)
     store.binding(\.query, send: Outbox.Action.queryChanged).send("x", transaction: log.transaction(named: "fade"))
-    await settleViews()
+    await settleViews(store)
     #expect(log.entries == ["fade begins", "notified inside fade", "fade ends"])
   }
 }

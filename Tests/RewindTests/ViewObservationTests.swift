@@ -30,7 +30,7 @@ import Testing
 
     store.send(Self.toggle(2))
     store.send(Self.rename(3, "renamed"))
-    await settleViews()
+    await settleViews(store)
     #expect(a.invalidations == 0, "row B changed, not row A")
     #expect(aThroughRoot.invalidations == 0)
     #expect(list.invalidations == 0, "the ids did not change")
@@ -38,12 +38,12 @@ import Testing
 
     store.send(Self.rename(1, "mail 1"))  // the same subject: nothing changes
     store.send(.counter(.add(0)))
-    await settleViews()
+    await settleViews(store)
     #expect(a.invalidations == 0, "a send that changes nothing notifies nobody")
     #expect(aThroughRoot.invalidations == 0)
 
     store.send(Self.toggle(1))
-    await settleViews()
+    await settleViews(store)
     #expect(a.invalidations == 1)
     #expect(aThroughRoot.invalidations == 0, "row A's subject did not change, its flag did")
     #expect(a.notifiedOnMainActor)
@@ -57,14 +57,14 @@ import Testing
     for step in 1...20 {
       store.send(.counter(.increment))
       store.send(Self.toggle(1))  // other paths change too
-      await settleViews()
+      await settleViews(store)
       #expect(count.invalidations == step)
       #expect(count.notifiedOnMainActor)
       count.reRenderIfNeeded()
       #expect(count.lastValue == step)
     }
     store.send(.counter(.add(0)))
-    await settleViews()
+    await settleViews(store)
     #expect(count.invalidations == 20, "no change, no notification")
   }
 
@@ -72,7 +72,7 @@ import Testing
     let store = Self.makeStore()
     let count = InvalidationProbe { store.counter.count }
     for _ in 0..<1_000 { store.send(.counter(.increment)) }
-    await settleViews()
+    await settleViews(store)
     #expect(count.invalidations == 1)
     count.reRenderIfNeeded()
     #expect(count.lastValue == 1_000)
@@ -86,7 +86,7 @@ import Testing
     store.send(.counter(.increment))
     let reader = InvalidationProbe { store.counter.count }  // reads 1, before the flush
     store.send(.counter(.decrement))
-    await settleViews()
+    await settleViews(store)
     #expect(reader.invalidations == 1, "it saw 1; the state is 0")
     // Notifications are per path, so the other observer of the same path is told too, though it saw 0.
     #expect(observedBefore.invalidations == 1)
@@ -98,10 +98,10 @@ import Testing
     let store = Self.makeStore()
     let whole = InvalidationProbe { store.state }
     store.send(.counter(.add(0)))
-    await settleViews()
+    await settleViews(store)
     #expect(whole.invalidations == 0, "an equal state")
     store.send(.counter(.increment))
-    await settleViews()
+    await settleViews(store)
     #expect(whole.invalidations == 1)
   }
 
@@ -112,7 +112,7 @@ import Testing
     for (step, id) in [5, 17, 99, 5].enumerated() {
       store.send(Self.rename(id, "new subject \(step)"))
       store.send(Self.toggle(id))
-      await settleViews()
+      await settleViews(store)
       for (index, probe) in probes.enumerated() {
         let expected = index == id - 1 ? 1 : 0
         if probe.invalidations != expected {
@@ -129,12 +129,12 @@ import Testing
     let canUndo = InvalidationProbe { store.canUndo }
     let count = InvalidationProbe { store.count }
     store.send(.increment)
-    await settleViews()
+    await settleViews(store)
     #expect(canUndo.invalidations == 1)
     #expect(count.invalidations == 1)
     count.reRenderIfNeeded()
     store.undo()
-    await settleViews()
+    await settleViews(store)
     #expect(count.invalidations == 2)
     count.reRenderIfNeeded()
     #expect(count.lastValue == 0)

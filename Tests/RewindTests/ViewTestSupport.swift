@@ -76,9 +76,10 @@ enum MainQueue {
   static var isCurrent: Bool { DispatchQueue.getSpecific(key: key) ?? false }
 }
 
-/// Lets the main actor run what sends scheduled on it: the notifications of the observers they changed.
-func settleViews() async {
-  await MainActor.run {}
+/// Lets the main actor tell `store`'s observers of every send so far, and run what that scheduled on it
+/// (an `observe` closure's next run).
+func settleViews<State, Action>(_ store: ScopedStore<State, Action>) async {
+  await store.waitForViewUpdates()
   await MainActor.run {}
 }
 

@@ -111,7 +111,7 @@ public final class Store<State: Sendable, Action: Sendable>: ScopedStore<State, 
     let center = engine.observation
     super.init(
       rootEngine: engine,
-      observation: RootedObservation(center: center, node: center.root, resolve: { $0 }, peek: { $0 }, onDetach: nil),
+      observation: RootedObservation(center: center, node: center.root, resolve: { $0 }, onDetach: nil),
       sendToParent: nil)
   }
 

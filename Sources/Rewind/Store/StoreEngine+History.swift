@@ -62,9 +62,9 @@ extension StoreEngine {
   /// Reads the undo history, registering the read: its observers are notified after every event.
   func readHistory<T>(_ body: (StoreHistory<State>) -> T) -> T {
     let (path, _) = observation.read(
-      .history, in: observation.root,
-      make: { owner in TypedPathObservation(owner: owner) { _, _ in true } }, resolve: { $0 }, peek: { $0 }
-    ) { path, _ in (path, ()) }
+      .history, alias: nil, in: observation.root,
+      make: { owner in TypedPathObservation<State>(owner: owner) { _, _ in true } }, resolve: { $0 },
+      value: { _ in () })
     path.access()
     let history = hub.core.withLock { $0.history }
     return body(history)

@@ -13,6 +13,10 @@ extension ScopeNode {
       for path in interestingPaths.values {
         precondition(paths.values.contains { $0 === path }, "observation: an interesting path the node does not hold")
       }
+      for (object, entry) in pathsByKeyPathObject {
+        precondition(ObjectIdentifier(entry.keyPath) == object, "observation: a key path cached under another's identity")
+        precondition(paths.values.contains { $0 === entry.path }, "observation: a cached path the node does not hold")
+      }
       for edge in interestingChildren.values {
         precondition(
           edge.key.map { children[$0] === edge } ?? false, "observation: an interesting edge the node does not hold")
@@ -21,7 +25,7 @@ extension ScopeNode {
         precondition(!edge.isDetached, "observation: a detached edge still held")
         precondition(edge.parent === self, "observation: an edge held by a node it does not name as parent")
         precondition(
-          edge.isChildInteresting == (interestingChildren[ObjectIdentifier(edge)] != nil),
+          edge.node.isInteresting == (interestingChildren[ObjectIdentifier(edge)] != nil),
           "observation: a child's interest and its parent's list disagree")
         edge._checkSubtree()
       }
@@ -34,14 +38,7 @@ extension ObservationCenter.Machine {
   func _checkInvariants() {
     #if REWIND_CHECK_INVARIANTS
       root._checkInvariants()
-      if baseline == nil {
-        precondition(readsAhead.isEmpty && readStates.isEmpty, "observation: reads ahead of no baseline")
-      }
-      for read in readsAhead.values {
-        precondition(readStates[read.sequence] != nil, "observation: a read ahead without the state it saw")
-        precondition(
-          read.sequence != baseline?.sequence, "observation: a read of the baseline counted as a read ahead")
-      }
+      if baseline == nil { precondition(forced.isEmpty, "observation: paths forced with no baseline") }
     #endif
   }
 }

@@ -15,7 +15,7 @@ extension ScopedStore {
   ) -> ScopedStore<ChildState, ChildAction> {
     let key = ChildKey.scope(toChildState, kind: .plain, action: ObjectIdentifier(ChildAction.self))
     let send = childSender(toChildAction)
-    return observation.scope(key, get: { $0[keyPath: toChildState] }) { childObservation in
+    return observation.scope(key, get: { $0[keyPath: toChildState] }, childChanges: nil) { childObservation in
       ScopedStore<ChildState, ChildAction>(
         rootEngine: nil, observation: childObservation, sendToParent: send)
     }
@@ -32,11 +32,14 @@ extension ScopedStore {
     state toChildState: KeyPath<State, ChildState?> & Sendable,
     action toChildAction: ActionPath<Action, ChildAction>
   ) -> ScopedStore<ChildState, ChildAction>? {
-    let (presence, _) = observation.read(.presence(toChildState)) { owner in
-      TypedPathObservation(owner: owner) { old, new in
-        (old[keyPath: toChildState] == nil) != (new[keyPath: toChildState] == nil)
-      }
-    }
+    let (presence, _) = observation.read(
+      .presence(toChildState), alias: nil,
+      make: { owner in
+        TypedPathObservation(owner: owner) { old, new in
+          (old[keyPath: toChildState] == nil) != (new[keyPath: toChildState] == nil)
+        }
+      },
+      value: { _ in () })
     presence.access()
     let key = ChildKey.scope(toChildState, kind: .optional, action: ObjectIdentifier(ChildAction.self))
     let send = childSender(toChildAction)

@@ -28,7 +28,7 @@ public class ScopedStore<State: Sendable, Action: Sendable>: @unchecked Sendable
   /// The engine, for a root store; `nil` for a scope.
   @usableFromInline let rootEngine: StoreEngine<State, Action>?
   /// How this store reads its state and registers its readers.
-  let observation: any StoreObserving<State>
+  @usableFromInline let observation: any StoreObserving<State>
   /// How a scope's actions reach the root; `nil` for a root store.
   @usableFromInline let sendToParent: (@Sendable (Action, Origin, ViewTransaction?) -> StoreTask)?
 
@@ -49,33 +49,39 @@ public class ScopedStore<State: Sendable, Action: Sendable>: @unchecked Sendable
 
   /// The current state. Reading it inside `withObservationTracking` (or a SwiftUI body) tracks all of it:
   /// prefer reading the properties a view needs (`store.title`), which are tracked one by one.
-  public var state: State {
-    let (path, state) = observation.read(.whole) { owner in
-      TypedPathObservation(owner: owner) { ValueIdentity.changed($0, $1, equal: nil) }
-    }
+  public final var state: State {
+    let (path, state) = observation.read(
+      .whole, alias: nil, make: { owner in TypedPathObservation(owner: owner) { ValueIdentity.changed($0, $1, equal: nil) } },
+      value: { $0 })
     path.access()
     return state
   }
 
   /// The value at `keyPath` in the current state, tracked by itself: its observers are notified only when
   /// it changes.
-  public subscript<Value>(dynamicMember keyPath: KeyPath<State, Value> & Sendable) -> Value {
+  @inlinable
+  public final subscript<Value>(dynamicMember keyPath: KeyPath<State, Value> & Sendable) -> Value {
     read(keyPath, equal: nil)
   }
 
   /// The value at `keyPath` in the current state, tracked by itself and compared with `==`: its observers
   /// are notified only when it changes.
-  public subscript<Value: Equatable>(dynamicMember keyPath: KeyPath<State, Value> & Sendable) -> Value {
+  @inlinable
+  public final subscript<Value: Equatable>(dynamicMember keyPath: KeyPath<State, Value> & Sendable) -> Value {
     read(keyPath, equal: ==)
   }
 
   /// Reads `keyPath`, registering it with its comparison.
-  func read<Value>(_ keyPath: KeyPath<State, Value> & Sendable, equal: ((Value, Value) -> Bool)?) -> Value {
-    let (path, state) = observation.read(.keyPath(keyPath)) { owner in
-      TypedPathObservation.reading(keyPath, owner: owner, equal: equal)
-    }
+  ///
+  /// Inlinable, so that the comparison a flush makes for this path is specialized for the app's types.
+  @inlinable
+  final func read<Value>(_ keyPath: KeyPath<State, Value> & Sendable, equal: ((Value, Value) -> Bool)?) -> Value {
+    let (path, value) = observation.read(
+      .keyPath(keyPath), alias: keyPath,
+      make: { owner in TypedPathObservation.reading(keyPath, owner: owner, equal: equal) },
+      value: { $0[keyPath: keyPath] })
     path.access()
-    return state[keyPath: keyPath]
+    return value
   }
 
   // MARK: Sending
@@ -125,9 +131,21 @@ public class ScopedStore<State: Sendable, Action: Sendable>: @unchecked Sendable
     return sendThroughParent(action, from: origin, transaction: transaction)
   }
 
+  // MARK: Waiting for views
+
+  /// Waits until the observers of this store's root have been told of every change made before the call,
+  /// on the main actor: for tests of what views are told.
+  public final func waitForViewUpdates() async {
+    while true {
+      await MainActor.run {}
+      guard observation.hasPendingNotifications else { return }
+      try? await Task.sleep(for: .microseconds(200))
+    }
+  }
+
   /// Sends a scope's action through its parent.
   @usableFromInline
-  func sendThroughParent(_ action: Action, from origin: Origin, transaction: ViewTransaction?) -> StoreTask {
+  final func sendThroughParent(_ action: Action, from origin: Origin, transaction: ViewTransaction?) -> StoreTask {
     // Every store is either a root (an engine) or a scope (a parent to send through): see the initializers.
     sendToParent?(action, origin, transaction) ?? StoreTask(effects: nil)
   }
