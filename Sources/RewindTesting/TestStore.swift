@@ -52,13 +52,18 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
   ///   - history: the undo policy, for tests of ``undo(sourceLocation:assert:)`` and ``redo(sourceLocation:assert:)``.
   ///   - sourceLocation: where a store released without `finish()` reports what it left unchecked (the
   ///     caller, by default).
+  ///   - dependencies: overrides the test values that effects see. The store starts from each key's
+  ///     `testValue`, with `DependencyValues.clock` set to `clock`, `DependencyValues.date` reading
+  ///     `clock`, and `DependencyValues.uuid` counting up from zero. An effect that calls an unimplemented
+  ///     dependency fails the test, naming it.
   public init<R: Reducer & Sendable>(
     initialState: State,
     reducer: R,
     clock: ManualClock = ManualClock(),
     actor: String? = nil,
     history: HistoryConfiguration<Action> = .standard,
-    sourceLocation: SourceLocation = #_sourceLocation
+    sourceLocation: SourceLocation = #_sourceLocation,
+    dependencies: (inout DependencyValues) -> Void = { _ in }
   ) where R.State == State, R.Action == Action {
     let journal = InMemoryJournal<Action>()
     let recorder = StateRecorder<State>()
@@ -73,7 +78,21 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
       self.store = try Store(
         initialState: initialState, reducer: RecordingReducer(base: reducer, recorder: recorder),
         journal: journal, clock: clock, actor: actor, history: history,
-        diagnostics: { diagnostic in diagnostics.append(diagnostic) })
+        diagnostics: { diagnostic in
+          // Fails the test now, from the effect that called it, rather than at the next assertion.
+          if diagnostic.kind == .dependencyUnimplemented {
+            Issue.record(Comment(rawValue: diagnostic.message), sourceLocation: sourceLocation)
+          } else {
+            diagnostics.append(diagnostic)
+          }
+        },
+        dependencies: { values in
+          values.context = .test
+          values.clock = clock
+          values.date = DateGenerator { clock.timestamp() }
+          values.uuid = .incrementing
+          dependencies(&values)
+        })
     } catch {
       preconditionFailure("TestStore: an empty in-memory journal failed to replay: \(error)")
     }

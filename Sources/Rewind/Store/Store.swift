@@ -36,19 +36,21 @@ public final class Store<State: Sendable, Action: Sendable>: ScopedStore<State, 
   ///     default.
   ///   - diagnostics: told of ``Diagnostic``s, such as an action for a missing element. By default they
   ///     are printed to standard error.
+  ///   - dependencies: overrides the live ``DependencyValues`` that effects see.
   public convenience init<R: Reducer & Sendable>(
     initialState: State,
     reducer: R,
     clock: some EventClock = .system,
     actor: String? = nil,
     history: HistoryConfiguration<Action> = .standard,
-    diagnostics: @escaping @Sendable (Diagnostic) -> Void = Store.printDiagnostic
+    diagnostics: @escaping @Sendable (Diagnostic) -> Void = Store.printDiagnostic,
+    dependencies: (inout DependencyValues) -> Void = { _ in }
   ) where R.State == State, R.Action == Action {
     // An empty journal: recovery replays nothing and cannot fail.
     do {
       try self.init(
         origin: initialState, at: 0, reducer: reducer, journal: InMemoryJournal<Action>(), clock: clock,
-        actor: actor, history: history, diagnostics: diagnostics)
+        actor: actor, history: history, diagnostics: diagnostics, dependencies: dependencies)
     } catch {
       preconditionFailure("Store: recovering from an empty in-memory journal failed: \(error)")
     }
@@ -70,11 +72,12 @@ public final class Store<State: Sendable, Action: Sendable>: ScopedStore<State, 
     clock: some EventClock = .system,
     actor: String? = nil,
     history: HistoryConfiguration<Action> = .standard,
-    diagnostics: @escaping @Sendable (Diagnostic) -> Void = Store.printDiagnostic
+    diagnostics: @escaping @Sendable (Diagnostic) -> Void = Store.printDiagnostic,
+    dependencies: (inout DependencyValues) -> Void = { _ in }
   ) throws where R.State == State, R.Action == Action {
     try self.init(
       origin: initialState, at: 0, reducer: reducer, journal: journal, clock: clock, actor: actor,
-      history: history, diagnostics: diagnostics)
+      history: history, diagnostics: diagnostics, dependencies: dependencies)
   }
 
   /// Creates a store whose history starts from `origin`, the state as of event `sequence` (0 for the
@@ -88,7 +91,8 @@ public final class Store<State: Sendable, Action: Sendable>: ScopedStore<State, 
   public convenience init<R: Reducer & Sendable>(
     origin: State, at sequence: UInt64, reducer: R, journal: some Journal<Action>, clock: some EventClock,
     actor: String?, history: HistoryConfiguration<Action>,
-    diagnostics: @escaping @Sendable (Diagnostic) -> Void
+    diagnostics: @escaping @Sendable (Diagnostic) -> Void,
+    dependencies: (inout DependencyValues) -> Void = { _ in }
   ) throws where R.State == State, R.Action == Action {
     let reduce: @Sendable (inout State, Action) -> Effect<Action> = { reducer.reduce(into: &$0, action: $1) }
     var recovered = StoreHistory(
@@ -98,10 +102,12 @@ public final class Store<State: Sendable, Action: Sendable>: ScopedStore<State, 
     let last = try StoreEngine.recover(
       from: sequence, into: &state, history: &recovered, journal: journal, reducer: reduce,
       undoPolicy: history.undoPolicy)
+    var values = DependencyValues()
+    dependencies(&values)
     self.init(
       engine: StoreEngine(
         recovered: state, sequence: last, history: recovered, reducer: reduce, journal: journal, clock: clock,
-        actor: actor, undoPolicy: history.undoPolicy, diagnostics: diagnostics))
+        actor: actor, undoPolicy: history.undoPolicy, diagnostics: diagnostics, dependencies: values))
   }
 
   /// Creates a store over `engine`.

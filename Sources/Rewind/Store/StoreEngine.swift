@@ -21,7 +21,8 @@ final class StoreEngine<State: Sendable, Action: Sendable>: Sendable {
   @usableFromInline let restoreTargets = Locked<[UInt64: State]>([:])
   /// Who observes which paths of the state, for views; told of every send.
   @usableFromInline let observation: ObservationCenter<State>
-  let journalFailure = Locked<(any Error)?>(nil)
+  /// The first event the journal refused (see `Store+Durability.swift`).
+  @usableFromInline let journalFailure = Locked<RefusedEventError?>(nil)
   /// False once the journal refused an event: later events are not offered to it.
   @usableFromInline let journalHealthy = Atomic<Bool>(true)
   /// The journal, when it is the in-memory one: appended to through specialized code.
@@ -33,6 +34,8 @@ final class StoreEngine<State: Sendable, Action: Sendable>: Sendable {
   @usableFromInline let clock: any EventClock
   @usableFromInline let defaultActor: String?
   @usableFromInline let diagnosticsHandler: @Sendable (Diagnostic) -> Void
+  /// Installed around each effect's work; reducers never see them.
+  let dependencies: DependencyValues
 
   /// Creates an engine from a recovered state and history.
   @usableFromInline
@@ -40,7 +43,7 @@ final class StoreEngine<State: Sendable, Action: Sendable>: Sendable {
     recovered state: State, sequence: UInt64, history: StoreHistory<State>,
     reducer: @escaping @Sendable (inout State, Action) -> Effect<Action>, journal: any Journal<Action>,
     clock: any EventClock, actor: String?, undoPolicy: (@Sendable (Action) -> UndoPolicy)?,
-    diagnostics: @escaping @Sendable (Diagnostic) -> Void
+    diagnostics: @escaping @Sendable (Diagnostic) -> Void, dependencies: DependencyValues
   ) {
     let hub = StateHub(state: state, sequence: sequence, history: history)
     self.hub = hub
@@ -52,6 +55,9 @@ final class StoreEngine<State: Sendable, Action: Sendable>: Sendable {
     self.defaultActor = actor
     self.diagnosticsHandler = diagnostics
     self.undoPolicy = undoPolicy
+    var dependencies = dependencies
+    dependencies.services = StoreServices(report: diagnostics, journal: journal)
+    self.dependencies = dependencies
   }
 
   deinit {
@@ -202,7 +208,7 @@ final class StoreEngine<State: Sendable, Action: Sendable>: Sendable {
           try journal.append(event)
         }
       } catch {
-        journalError = error
+        journalError = refuse(sequence, because: error)
       }
     }
     return (timestamp, journalError)
@@ -259,8 +265,6 @@ final class StoreEngine<State: Sendable, Action: Sendable>: Sendable {
 
   @usableFromInline
   func recordJournalFailure(_ error: any Error, sequence: UInt64) {
-    journalHealthy.store(false, ordering: .relaxed)
-    journalFailure.withLock { $0 = $0 ?? error }
     diagnosticsHandler(
       Diagnostic(
         kind: .journalFailed,
@@ -287,12 +291,15 @@ final class StoreEngine<State: Sendable, Action: Sendable>: Sendable {
           self?.sendFromEffect(action, cause: cause, metadata: metadata)
         }
         let report = diagnosticsHandler
+        let dependencies = dependencies
         let task = effects.start(
           priority: run.priority, ids: run.cancellationIDs, cancelInFlight: run.cancelInFlight
         ) {
           do {
-            try await run.operation(send)
+            try await DependencyValues.$taskLocal.withValue(dependencies) { try await run.operation(send) }
           } catch is CancellationError {
+          } catch is UnimplementedDependencyError {
+            // Already reported, naming the dependency, when it was called.
           } catch {
             if !Task.isCancelled {
               report(Diagnostic(kind: .effectFailed, message: "effect of event \(cause) threw \(error)"))
@@ -316,7 +323,7 @@ final class StoreEngine<State: Sendable, Action: Sendable>: Sendable {
 
   /// Whether the journal refused an event.
   var journalStatus: JournalStatus {
-    (journalFailure.withLock { $0 } ?? journal.failure).map(JournalStatus.failed) ?? .healthy
+    ((journalFailure.withLock { $0 } as (any Error)?) ?? journal.failure).map(JournalStatus.failed) ?? .healthy
   }
 
 }
