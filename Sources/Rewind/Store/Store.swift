@@ -6,11 +6,12 @@ import Synchronization
 ///
 /// - `send` is synchronous and may be called from any thread; sends are serialized, and when `send`
 ///   returns the state reflects the action. A send made while the store is dispatching on the same thread
-///   (from an observer or a synchronous effect) is queued and processed, in order, before the outer `send`
-///   returns. No observer, effect or diagnostics handler runs while the state lock is held.
+///   (from a synchronous effect or the diagnostics handler) is queued and processed, in order, before the
+///   outer `send` returns. No effect or diagnostics handler runs while the state lock is held.
 /// - Every accepted action becomes an ``Event`` in the ``journal``, numbered 1, 2, 3, … without gaps.
-/// - ``state`` is observable with the Observation framework, so SwiftUI views update;
-///   ``states`` is an async sequence of the newest state for other subscribers.
+/// - Views read the state through key paths (``ScopedStore``), each tracked by itself with the Observation
+///   framework and told on the main actor when it changes; ``states`` is an async sequence of the newest
+///   state for other subscribers.
 ///
 /// ```swift
 /// let store = Store(initialState: Counter.State(), reducer: Counter())
@@ -128,7 +129,7 @@ public final class Store<State: Sendable, Action: Sendable>: ScopedStore<State, 
 
   // MARK: Reading
 
-  /// The sequence number of the last event applied to ``state``; 0 before the first.
+  /// The sequence number of the last event applied to ``ScopedStore/state``; 0 before the first.
   public var sequence: UInt64 {
     engine.hub.core.withLock { $0.sequence }
   }
