@@ -49,7 +49,8 @@ let package = Package(
       name: "RewindLogTests", dependencies: ["RewindLog", "Rewind", "RewindTesting", "rewind-crash-child"]),
     .testTarget(
       // Runs the built Inbox executable (scripted, and through a pseudo-terminal): depending on it builds it.
-      name: "InboxTests", dependencies: ["InboxCore", "Inbox", "Rewind", "RewindComponents", "RewindLog"]),
+      name: "InboxTests",
+      dependencies: ["InboxCore", "Inbox", "Rewind", "RewindComponents", "RewindLog", "RewindTesting"]),
     .testTarget(
       // Runs the real `rewind` executable: depending on it makes `swift test` build it.
       name: "RewindToolTests", dependencies: ["RewindTool", "RewindLog", "Rewind", "RewindTesting", "rewind"]),

@@ -13,6 +13,9 @@ extension InboxAction {
     case .archive(let id): "archive #\(id)"
     case .delete(let id): "delete #\(id)"
     case .resetToSample: "reset to the sample inbox"
+    case .getMail: "get mail"
+    case .received(let mails): "received " + mails.map { "#\($0.id)" }.joined(separator: ", ")
+    case .getMailFailed(let message): "get mail failed: \(message)"
     }
   }
 

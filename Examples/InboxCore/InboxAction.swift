@@ -23,6 +23,12 @@ public enum InboxAction: Equatable, Sendable, Codable {
   case delete(id: Int)
   /// Replaces the inbox with ``InboxState/sample`` (the scripted session starts with it).
   case resetToSample
+  /// Asks the mail server for new mail (an effect on the ``DependencyValues/mailServer`` dependency).
+  case getMail
+  /// The mail the server delivered, appended to the inbox (sent by the `getMail` effect).
+  case received([Mail])
+  /// The server could not be reached; `message` says why.
+  case getMailFailed(String)
 }
 
 extension InboxAction {
@@ -41,7 +47,8 @@ extension InboxAction {
       default: .ignore
       }
     case .resetToSample: .barrier
-    case .list, .carousel, .select: .ignore
+    case .received: .step(name: "Get Mail")
+    case .list, .carousel, .select, .getMail, .getMailFailed: .ignore
     }
   }
 
@@ -53,7 +60,7 @@ extension InboxAction {
       .select(_, let now):
       now
     case .carousel(let action): action.time
-    case .list, .toggleFlag, .archive, .delete, .resetToSample: nil
+    case .list, .toggleFlag, .archive, .delete, .resetToSample, .getMail, .received, .getMailFailed: nil
     }
   }
 

@@ -120,8 +120,44 @@ public struct InboxFeature: Reducer, Sendable {
       state = InboxState.sample
       state.now = now
       return .none
+    case .getMail:
+      // The highest id the inbox has had, archived mail included; deleted mail is not remembered.
+      let known = state.list.rows.map(\.id) + state.archived.map(\.id)
+      return getMail(after: known.max() ?? 0)
+    case .received(let mails):
+      return receive(mails, into: &state)
+    case .getMailFailed(let message):
+      state.notice = "Could not get mail: \(message)"
+      return .none
     }
   }
+
+  /// Asks the mail server for the mail after `id`; what it answers comes back as an action.
+  func getMail(after id: Int) -> Effect<InboxAction> {
+    .run { send in
+      @Dependency(\.mailServer) var mailServer
+      send(.received(try await mailServer.fetchMail(id)))
+    } catch: { error, send in
+      send(.getMailFailed("\(error)"))
+    }
+    .cancellable(id: GetMailID(), cancelInFlight: true)
+  }
+
+  /// Appends the mails the inbox does not have yet, at the bottom.
+  func receive(_ mails: [Mail], into state: inout InboxState) -> Effect<InboxAction> {
+    var effect = Effect<InboxAction>.none
+    var added = 0
+    for mail in mails where state.list.rows[id: mail.id] == nil && state.archived[id: mail.id] == nil {
+      let inserted = list.reduce(into: &state.list, action: .insert(mail, at: state.list.rows.count))
+      effect = effect.merge(with: inserted.map(InboxAction.list))
+      added += 1
+    }
+    state.notice = added == 0 ? "No new mail" : "\(added) new mail\(added == 1 ? "" : "s")"
+    return effect
+  }
+
+  /// The id of the one `getMail` in flight: a new one replaces it.
+  struct GetMailID: Hashable, Sendable {}
 
   /// Runs a list action, then reads the components' events from it.
   func reduceList(_ state: inout InboxState, _ action: EditableListAction<Mail>) -> Effect<InboxAction> {

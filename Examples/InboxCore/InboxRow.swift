@@ -45,7 +45,7 @@ extension InboxFeature {
       case .toggleFlag(let id): IdentifiedAction(id: id, action: .toggleFlag)
       case .archive(let id): IdentifiedAction(id: id, action: .archive)
       case .delete(let id): IdentifiedAction(id: id, action: .delete)
-      case .list, .carousel, .resetToSample: nil
+      case .list, .carousel, .resetToSample, .getMail, .received, .getMailFailed: nil
       }
     })
 }

@@ -51,9 +51,12 @@ public final class InboxSession {
   /// Timers do not survive the process that started them: when the log ends with a swipe animation
   /// running or a subject being edited, the system resumes their timers (one event).
   ///
+  /// - Parameter mailServer: where ``getMail()`` fetches new mail (a test gives its own).
   /// - Throws: ``InboxError/directory(_:_:)`` when the directory cannot be created, and the file
   ///   journal's errors (`FileJournalError.locked` when another Inbox has it open, corruption, tampering).
-  public static func open(directory: String, actor: String = "you", timing: Timing = .simulated) throws -> InboxSession {
+  public static func open(
+    directory: String, actor: String = "you", timing: Timing = .simulated, mailServer: MailServer = .sample
+  ) throws -> InboxSession {
     do {
       try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     } catch {
@@ -64,6 +67,7 @@ public final class InboxSession {
     let clock = timing == .simulated ? SimulatedClock() : nil
     // The timers sleep on the clock dependency: the real clock, or the simulated one.
     let reducer = InboxFeature().dependency(\.clock, clock ?? ContinuousClock())
+      .dependency(\.mailServer, mailServer)
     let store = try Store.open(
       directory: directory, initialState: InboxState.sample, reducer: reducer,
       options: FileJournalOptions(durability: .grouped()), actor: actor, history: InboxAction.history,
@@ -81,6 +85,10 @@ public final class InboxSession {
 
   /// Sends `action` as the user.
   public func send(_ action: InboxAction) { store.send(action) }
+
+  /// Asks the mail server for new mail, and returns once its answer (the mail, or why there is none) is
+  /// recorded.
+  public func getMail() async { await store.send(.getMail).finish() }
 
   /// The diagnostics reported since the last call.
   public func takeDiagnostics() -> [Diagnostic] {

@@ -144,6 +144,7 @@ import Testing
     case .select: return "select"
     case .toggleFlag, .archive, .delete: return "decision"
     case .resetToSample: return "reset"
+    case .getMail, .received, .getMailFailed: return "mail server"
     }
   }
 

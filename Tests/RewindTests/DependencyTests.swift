@@ -226,7 +226,9 @@ enum Greeter {
     await store.waitForEffects()
     #expect(log.all.map(\.kind) == [.dependencyUnimplemented], "reported once, not also as effectFailed")
     #expect(log.all.first?.message.contains("Server.fetch") == true)
-    #expect(caught.withLock { $0 } as? UnimplementedDependencyError == UnimplementedDependencyError(name: "Server.fetch"))
+    #expect(
+      caught.withLock { $0 } as? UnimplementedDependencyError
+        == UnimplementedDependencyError(name: "Server.fetch"))
   }
 
   @Test func anUnimplementedEndpointWithAPlaceholderReturnsIt() async {
@@ -280,14 +282,22 @@ enum Greeter {
   }
 
   @Test func withDependenciesChangesTheValuesForItsOperation() async {
-    let inside = await withDependencies { $0.greeting = "scoped" } operation: {
+    let inside = await withDependencies {
+      $0.greeting = "scoped"
+    } operation: {
       await Task.yield()
       return DependencyValues.current.greeting
     }
     #expect(inside == "scoped")
     #expect(DependencyValues.current.greeting == "live")
-    let nested = withDependencies { $0.greeting = "outer" } operation: {
-      withDependencies { $0.greeting += "+inner" } operation: { DependencyValues.current.greeting }
+    let nested = withDependencies {
+      $0.greeting = "outer"
+    } operation: {
+      withDependencies {
+        $0.greeting += "+inner"
+      } operation: {
+        DependencyValues.current.greeting
+      }
     }
     #expect(nested == "outer+inner")
   }

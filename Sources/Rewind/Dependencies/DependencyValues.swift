@@ -104,6 +104,8 @@ struct StoreServices: Sendable {
   var report: @Sendable (Diagnostic) -> Void
   /// The store's journal, as `any Journal<Action>` of the store's `Action`.
   var journal: any Sendable
+  /// The store's running effects, for effect work that cancels others (``Effect/concatenate(_:)-(Effect...)``).
+  var effects: EffectRegistry
 }
 
 /// Default values of keys, made on first read and kept.

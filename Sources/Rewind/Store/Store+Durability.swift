@@ -11,19 +11,5 @@ extension Store {
   }
 
   /// The first event the journal refused, if any.
-  var journalRefusal: RefusedEventError? { engine.journalFailure.withLock { $0 } }
-}
-
-extension StoreEngine {
-  /// Records that the journal refused event `sequence`; called under the state lock, so that a waiter
-  /// that sees the event's sequence number also sees the refusal. Later events are not offered.
-  /// - Returns: the error the store reports.
-  @usableFromInline
-  func refuse(_ sequence: UInt64, because error: any Error) -> RefusedEventError {
-    journalHealthy.store(false, ordering: .relaxed)
-    return journalFailure.withLock { refusal in
-      if refusal == nil { refusal = RefusedEventError(sequence: sequence, reason: error) }
-      return refusal ?? RefusedEventError(sequence: sequence, reason: error)
-    }
-  }
+  var journalRefusal: RefusedEventError? { engine.journalRefusal }
 }

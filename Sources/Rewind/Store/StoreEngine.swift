@@ -21,8 +21,8 @@ final class StoreEngine<State: Sendable, Action: Sendable>: Sendable {
   @usableFromInline let restoreTargets = Locked<[UInt64: State]>([:])
   /// Who observes which paths of the state, for views; told of every send.
   @usableFromInline let observation: ObservationCenter<State>
-  /// The first event the journal refused (see `Store+Durability.swift`).
-  @usableFromInline let journalFailure = Locked<RefusedEventError?>(nil)
+  /// The first event the journal refused (see ``refuse(_:because:)``).
+  let journalFailure = Locked<RefusedEventError?>(nil)
   /// False once the journal refused an event: later events are not offered to it.
   @usableFromInline let journalHealthy = Atomic<Bool>(true)
   /// The journal, when it is the in-memory one: appended to through specialized code.
@@ -56,7 +56,7 @@ final class StoreEngine<State: Sendable, Action: Sendable>: Sendable {
     self.diagnosticsHandler = diagnostics
     self.undoPolicy = undoPolicy
     var dependencies = dependencies
-    dependencies.services = StoreServices(report: diagnostics, journal: journal)
+    dependencies.services = StoreServices(report: diagnostics, journal: journal, effects: effects)
     self.dependencies = dependencies
   }
 
@@ -123,13 +123,23 @@ final class StoreEngine<State: Sendable, Action: Sendable>: Sendable {
     return StoreTask(effects: started)
   }
 
-  /// Sends an action on behalf of an effect caused by event `cause`.
-  @usableFromInline
-  func sendFromEffect(_ action: Action, cause: UInt64, metadata: EventMetadata) {
-    _ = dispatch(
-      PendingEvent(
-        payload: .action(action), actor: metadata.actor, source: .effect(cause: cause),
-        correlationID: metadata.correlationID))
+  /// Sends an action on behalf of an effect caused by event `cause`, unless the store cancelled that
+  /// effect.
+  ///
+  /// Checked while holding the dispatch gate, under which sends cancel effects: an action cannot slip in
+  /// after the send that removed its effect's child state, even if the task checked for cancellation
+  /// just before.
+  func sendFromEffect(_ action: Action, cause: UInt64, metadata: EventMetadata, liveness: EffectLiveness) {
+    let pending = PendingEvent<State, Action>(
+      payload: .action(action), actor: metadata.actor, source: .effect(cause: cause),
+      correlationID: metadata.correlationID)
+    if gate.isHeldByCurrentThread {
+      gate.enqueue(pending)
+      return
+    }
+    gate.enter()
+    let outcome = liveness.isCancelled ? nil : process(pending)
+    _ = drain(after: outcome, queued: nil)
   }
 
   /// What a send has left to do outside the state lock. Made only when there is something (an effect,
@@ -287,14 +297,15 @@ final class StoreEngine<State: Sendable, Action: Sendable>: Sendable {
             payload: .action(action), actor: metadata.actor, source: .effect(cause: cause),
             correlationID: metadata.correlationID))
       case .run(let run):
-        let send = Send<Action> { [weak self] action in
-          self?.sendFromEffect(action, cause: cause, metadata: metadata)
-        }
         let report = diagnosticsHandler
         let dependencies = dependencies
-        let task = effects.start(
-          priority: run.priority, ids: run.cancellationIDs, cancelInFlight: run.cancelInFlight
-        ) {
+        let task = effects.startWithLiveness(
+          priority: run.priority, ids: run.cancellationIDs, cancelInFlight: run.cancelInFlight,
+          lifetime: run.lifetime
+        ) { [weak self] liveness in
+          let send = Send<Action> { [weak self] action in
+            self?.sendFromEffect(action, cause: cause, metadata: metadata, liveness: liveness)
+          }
           do {
             try await DependencyValues.$taskLocal.withValue(dependencies) { try await run.operation(send) }
           } catch is CancellationError {
@@ -311,6 +322,8 @@ final class StoreEngine<State: Sendable, Action: Sendable>: Sendable {
         effects.cancel(id: id)
       case .diagnostic(let diagnostic):
         diagnosticsHandler(diagnostic)
+      case .endLifetimes(let end):
+        effects.end(end)
       }
     }
   }
@@ -324,6 +337,21 @@ final class StoreEngine<State: Sendable, Action: Sendable>: Sendable {
   /// Whether the journal refused an event.
   var journalStatus: JournalStatus {
     ((journalFailure.withLock { $0 } as (any Error)?) ?? journal.failure).map(JournalStatus.failed) ?? .healthy
+  }
+
+  /// The first event the journal refused, if any.
+  var journalRefusal: RefusedEventError? { journalFailure.withLock { $0 } }
+
+  /// Records that the journal refused event `sequence`; called under the state lock, so that a waiter
+  /// that sees the event's sequence number also sees the refusal. Later events are not offered.
+  /// - Returns: the error the store reports.
+  @usableFromInline
+  func refuse(_ sequence: UInt64, because error: any Error) -> RefusedEventError {
+    journalHealthy.store(false, ordering: .relaxed)
+    return journalFailure.withLock { refusal in
+      if refusal == nil { refusal = RefusedEventError(sequence: sequence, reason: error) }
+      return refusal ?? RefusedEventError(sequence: sequence, reason: error)
+    }
   }
 
 }

@@ -34,7 +34,7 @@ struct CarouselHarness {
       switch item {
       case .diagnostic: diagnosticCount += 1
       case .run: timerCount += 1
-      case .send, .cancel: break
+      case .send, .cancel, .endLifetimes: break
       }
     }
     events += state.events
