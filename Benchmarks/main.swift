@@ -11,6 +11,7 @@ let suites: [Suite] = [
   componentsSuite,
   journalSuite,
   effectsSuite,
+  viewsSuite,
 ]
 
 let usage = """

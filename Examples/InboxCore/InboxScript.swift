@@ -44,11 +44,13 @@ public struct InboxScript {
     }
     var subscriber = ListSubscriber(session.store)
     _ = await subscriber.next()
+    // The list's views, as a screen holds them: one per row store, told only of their own row.
+    let views = await InboxListViews(store: session.store)
     output("")
     show(session.state, at: session.now)
     output("list subscriber ← initial: \(subscriber.rows.count) rows " + subscriber.rows.map { "#\($0.id)" }.joined(separator: " "))
 
-    try await step("Swipe row #2 to the right: its Flag button opens", session, &subscriber) { note in
+    try await step("Swipe row #2 to the right: its Flag button opens", session, &subscriber, views) { note in
       session.swipe(2, .right)
       let started = session.state.list.rows[id: 2]?.swipe
       if let started, let end = started.animationEnd {
@@ -58,24 +60,24 @@ public struct InboxScript {
       }
       try await session.settle()
     }
-    try await step("Tap Flag on row #2", session, &subscriber) { note in
+    try await step("Tap Flag on row #2", session, &subscriber, views) { note in
       session.tap(.flag, on: 2)
       try await session.settle()
     }
-    try await step("Swipe row #3 all the way left: Archive expands and fires", session, &subscriber) { note in
+    try await step("Swipe row #3 all the way left: Archive expands and fires", session, &subscriber, views) { note in
       session.fullSwipe(3)
       try await session.settle()
       if let archive = try lastEvent(session, where: { $0 == .archive(id: 3) }) {
         note("who archived #3? " + (try causeChain(of: archive, session)))
       }
     }
-    try await step("Edit the subject of #1: delete it all and press Return", session, &subscriber) { note in
+    try await step("Edit the subject of #1: delete it all and press Return", session, &subscriber, views) { note in
       session.beginEdit()
       session.clearText()
       session.commitEdit()
       note("refused, still editing: \(session.state.notice ?? "?")")
     }
-    try await step("Type a new subject, wait for auto-save, press Return", session, &subscriber) { note in
+    try await step("Type a new subject, wait for auto-save, press Return", session, &subscriber, views) { note in
       session.type("Lunch on Friday at noon?")
       let tooLong = String(repeating: "!", count: InboxFeature.maxSubjectLength)
       session.type(tooLong)
@@ -86,21 +88,21 @@ public struct InboxScript {
       let saved = session.commitEdit()
       note((saved ? "saved: “\(session.state.selectedMail?.subject ?? "")”" : "not saved"))
     }
-    try await step("Scroll the attachments carousel of #1 by one", session, &subscriber) { note in
+    try await step("Scroll the attachments carousel of #1 by one", session, &subscriber, views) { note in
       session.scrollCarousel(by: 1)
       try await session.settle()
       note("carousel: \(carouselPosition(session.state))")
     }
-    try await step("Undo (\(session.store.undoStepName ?? "nothing"))", session, &subscriber) { note in
+    try await step("Undo (\(session.store.undoStepName ?? "nothing"))", session, &subscriber, views) { note in
       session.undo()
       note("subject: “\(session.state.selectedMail?.subject ?? "")”; carousel: \(carouselPosition(session.state))")
       note("(an undo restores the state before the step, the later scroll included)")
     }
-    try await step("Redo (\(session.store.redoStepName ?? "nothing"))", session, &subscriber) { note in
+    try await step("Redo (\(session.store.redoStepName ?? "nothing"))", session, &subscriber, views) { note in
       session.redo()
       note("subject: “\(session.state.selectedMail?.subject ?? "")”")
     }
-    try await step("Undo again (\(session.store.undoStepName ?? "nothing")), then close the store", session, &subscriber) { note in
+    try await step("Undo again (\(session.store.undoStepName ?? "nothing")), then close the store", session, &subscriber, views) { note in
       session.undo()
     }
 
@@ -129,7 +131,7 @@ public struct InboxScript {
 
   /// Runs `body`, then prints the events it recorded, the list updates it caused and its notes.
   func step(
-    _ title: String, _ session: InboxSession, _ subscriber: inout ListSubscriber,
+    _ title: String, _ session: InboxSession, _ subscriber: inout ListSubscriber, _ views: InboxListViews,
     _ body: (_ note: (String) -> Void) async throws -> Void
   ) async throws {
     output("")
@@ -146,6 +148,7 @@ public struct InboxScript {
       guard let update = await subscriber.next() else { break }
       output("  list subscriber ← " + update.summary(previous: previous))
     }
+    output("  views told: " + (await views.update()))
     for note in notes { output("  → " + note) }
   }
 

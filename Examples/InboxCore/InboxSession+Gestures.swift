@@ -34,10 +34,10 @@ extension InboxSession {
     guard let cell = state.list.rows[id: id]?.swipe.presentation(at: now) else { return }
     if !(cell.isOpen && SwipeDirection(offset: cell.offset) == button.side) {
       let now = now
-      if cell.isOverlayShown { send(.list(.swipe(IdentifiedAction(id: id, action: .hide(animated: false, at: now))))) }
-      send(.list(.swipe(IdentifiedAction(id: id, action: .show(button.side, animated: false, at: now)))))
+      if cell.isOverlayShown { send(.swipe(.hide(animated: false, at: now)), toRow: id) }
+      send(.swipe(.show(button.side, animated: false, at: now)), toRow: id)
     }
-    send(.list(.swipe(IdentifiedAction(id: id, action: .tapButton(index: button.index, side: button.side, at: now)))))
+    send(.swipe(.tapButton(index: button.index, side: button.side, at: now)), toRow: id)
   }
 
   /// A pan of `distance` points on row `id`: began, two moves, ended at rest.
@@ -51,7 +51,7 @@ extension InboxSession {
       .panChanged(translation: SwipeVector(x: start + distance), at: now),
       .panEnded(translation: SwipeVector(x: start + distance), velocity: .zero, at: now),
     ]
-    for step in steps { send(.list(.swipe(IdentifiedAction(id: id, action: step)))) }
+    for step in steps { send(.swipe(step), toRow: id) }
   }
 }
 
@@ -83,8 +83,8 @@ extension InboxSession {
 
   /// Deletes the whole subject being edited.
   public func clearText() {
-    guard let id = state.editingID, let text = state.list.rows[id: id]?.edit.session?.text else { return }
-    edit(id, .input(location: 0, length: text.utf16.count, replacement: ""))
+    // Through the subject field's binding, as a text field clears it: `setText("")`, an ordinary action.
+    subjectField?.send("")
   }
 
   /// Presses Return: the subject is validated and committed, or refused (see ``InboxState/notice``).
@@ -106,6 +106,6 @@ extension InboxSession {
   }
 
   func edit(_ id: Int, _ action: TextEditAction) {
-    send(.list(.edit(IdentifiedAction(id: id, action: action))))
+    send(.edit(action), toRow: id)
   }
 }

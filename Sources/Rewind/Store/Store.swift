@@ -6,18 +6,20 @@ import Synchronization
 ///
 /// - `send` is synchronous and may be called from any thread; sends are serialized, and when `send`
 ///   returns the state reflects the action. A send made while the store is dispatching on the same thread
-///   (from an observer or a synchronous effect) is queued and processed, in order, before the outer `send`
-///   returns. No observer, effect or diagnostics handler runs while the state lock is held.
+///   (from a synchronous effect or the diagnostics handler) is queued and processed, in order, before the
+///   outer `send` returns. No effect or diagnostics handler runs while the state lock is held.
 /// - Every accepted action becomes an ``Event`` in the ``journal``, numbered 1, 2, 3, … without gaps.
-/// - ``state`` is observable with the Observation framework, so SwiftUI views update;
-///   ``states`` is an async sequence of the newest state for other subscribers.
+/// - Views read the state through key paths (``ScopedStore``), each tracked by itself with the Observation
+///   framework and told on the main actor when it changes; ``states`` is an async sequence of the newest
+///   state for other subscribers.
 ///
 /// ```swift
 /// let store = Store(initialState: Counter.State(), reducer: Counter())
 /// store.send(.increment)
 /// print(store.state.count)  // 1
 /// ```
-public final class Store<State: Sendable, Action: Sendable>: Sendable {
+public final class Store<State: Sendable, Action: Sendable>: ScopedStore<State, Action>, @unchecked Sendable {
+  // @unchecked: restates the base class's conformance; the one stored property is immutable and Sendable.
   /// Everything the store runs on: its gate, state hub and history, journal and effects.
   @usableFromInline let engine: StoreEngine<State, Action>
 
@@ -113,6 +115,11 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
   @usableFromInline
   init(engine: StoreEngine<State, Action>) {
     self.engine = engine
+    let center = engine.observation
+    super.init(
+      rootEngine: engine,
+      observation: RootedObservation(center: center, node: center.root, resolve: { $0 }, onDetach: nil),
+      sendToParent: nil)
   }
 
   /// The default diagnostics handler: one line on standard error.
@@ -122,13 +129,7 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
 
   // MARK: Reading
 
-  /// The current state. Reading it inside `withObservationTracking` (or a SwiftUI body) tracks it.
-  public var state: State {
-    engine.accessState()
-    return engine.hub.core.withLock { $0.state }
-  }
-
-  /// The sequence number of the last event applied to ``state``; 0 before the first.
+  /// The sequence number of the last event applied to ``ScopedStore/state``; 0 before the first.
   public var sequence: UInt64 {
     engine.hub.core.withLock { $0.sequence }
   }
@@ -144,23 +145,6 @@ public final class Store<State: Sendable, Action: Sendable>: Sendable {
 
   /// Cancels every running effect task.
   public func cancelAllEffects() { engine.effects.cancelAll() }
-
-  // MARK: Sending
-
-  /// Dispatches `action`: records it as an event, reduces it, and starts its effects.
-  ///
-  /// Synchronous and callable from any thread. When it returns, ``state`` reflects `action` and every
-  /// action sent synchronously because of it.
-  ///
-  /// - Parameters:
-  ///   - action: what happened.
-  ///   - origin: who sent it: a person (the default, optionally named) or the system.
-  /// - Returns: the effects the action started, to await or cancel; ignore it when they should run on
-  ///   their own.
-  @inlinable @discardableResult
-  public func send(_ action: Action, from origin: Origin = .user) -> StoreTask {
-    engine.dispatch(PendingEvent(action: action, from: origin))
-  }
 
   // MARK: Engine parts used by the store's extensions
 
@@ -199,4 +183,3 @@ public enum JournalStatus: Sendable, CustomStringConvertible {
   }
 }
 
-extension Store: Observable {}

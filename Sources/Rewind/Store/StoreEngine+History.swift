@@ -1,6 +1,4 @@
 import Foundation
-import Observation
-import Synchronization
 
 // Recovery, undo, redo and time travel inside the engine. Every operation that changes state is an event in
 // the log, dispatched through the same gate as actions, so history is complete and replay stays exact.
@@ -61,9 +59,13 @@ extension StoreEngine {
 
   // MARK: History
 
-  /// Reads the undo history, as an observer of the store's state.
+  /// Reads the undo history, registering the read: its observers are notified after every event.
   func readHistory<T>(_ body: (StoreHistory<State>) -> T) -> T {
-    accessState()
+    let (path, _) = observation.read(
+      .history, alias: nil, in: observation.root,
+      make: { owner in TypedPathObservation<State>(owner: owner) { _, _ in true } }, resolve: { $0 },
+      value: { _ in () })
+    path.access()
     let history = hub.core.withLock { $0.history }
     return body(history)
   }
@@ -161,10 +163,6 @@ extension StoreEngine {
       }
       return nil
     }
-    let changesState = planned.command.target != nil
-    let notifiesObservers = changesState && isObserved.exchange(false, ordering: .acquiringAndReleasing)
-    if notifiesObservers { registrar.willSet(self, keyPath: \.observedState) }
-
     var recorded = pending
     recorded.payload = .command(planned.command)
     let outcome = hub.core.withLock { core -> Outcome? in
@@ -178,7 +176,6 @@ extension StoreEngine {
       if sequence == core.nextCheckpoint { Self.offerCheckpoint(&core, at: sequence) }
       return publish(&core, sequence: sequence, pending: recorded, effect: .none, journalError: journalError)
     }
-    if notifiesObservers { registrar.didSet(self, keyPath: \.observedState) }
     return outcome
   }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import Observation
 import Synchronization
 
 /// The machinery of a root store: the dispatch gate, the state hub with its history, the journal, the
@@ -20,10 +19,8 @@ final class StoreEngine<State: Sendable, Action: Sendable>: Sendable {
   /// States that queued restores bring back, by target sequence number: computed before the restore is
   /// dispatched, so that applying it cannot fail. Kept out of the queued sends to keep those small.
   @usableFromInline let restoreTargets = Locked<[UInt64: State]>([:])
-  @usableFromInline let registrar = ObservationRegistrar()
-  /// Set when `state` is read, cleared when observers are told of a change: no observation work is done
-  /// for sends nobody is watching.
-  @usableFromInline let isObserved = Atomic<Bool>(false)
+  /// Who observes which paths of the state, for views; told of every send.
+  @usableFromInline let observation: ObservationCenter<State>
   /// The first event the journal refused (see ``refuse(_:because:)``).
   let journalFailure = Locked<RefusedEventError?>(nil)
   /// False once the journal refused an event: later events are not offered to it.
@@ -48,7 +45,9 @@ final class StoreEngine<State: Sendable, Action: Sendable>: Sendable {
     clock: any EventClock, actor: String?, undoPolicy: (@Sendable (Action) -> UndoPolicy)?,
     diagnostics: @escaping @Sendable (Diagnostic) -> Void, dependencies: DependencyValues
   ) {
-    self.hub = StateHub(state: state, sequence: sequence, history: history)
+    let hub = StateHub(state: state, sequence: sequence, history: history)
+    self.hub = hub
+    self.observation = ObservationCenter(hub: hub)
     self.reducer = reducer
     self.journal = journal
     self.inMemoryJournal = journal as? InMemoryJournal<Action>
@@ -79,11 +78,33 @@ final class StoreEngine<State: Sendable, Action: Sendable>: Sendable {
       return StoreTask(effects: nil)
     }
     gate.enter()
+    return dispatchHoldingGate(pending)
+  }
+
+  /// Dispatches `pending`, whose view updates are to be applied inside `transaction`.
+  @usableFromInline
+  func dispatch(_ pending: PendingEvent<State, Action>, transaction: ViewTransaction) -> StoreTask {
+    let isNested = gate.isHeldByCurrentThread
+    if !isNested { gate.enter() }
+    // Holding the gate, no other thread can record an event before this one: it will be the next.
+    observation.note(transaction, from: hub.published.load(ordering: .acquiring) + 1)
+    if isNested {
+      gate.enqueue(pending)
+      return StoreTask(effects: nil)
+    }
+    return dispatchHoldingGate(pending)
+  }
+
+  /// Processes `pending` and what it queues, then releases the gate.
+  @inlinable
+  func dispatchHoldingGate(_ pending: PendingEvent<State, Action>) -> StoreTask {
     // The common send leaves nothing to do and queues nothing: it returns a constant empty task, which the
     // caller then destroys for free (an unknown `Optional` reference cost a `swift_release` call per send).
     if let outcome = process(pending) { return drain(after: outcome, queued: nil) }
     if let next = gate.dequeue() { return drain(after: nil, queued: next) }
     gate.leave()
+    // After the state changed, never before: a view that reads meanwhile reads the new state.
+    if observation.isActive.load(ordering: .relaxed) { observation.stateDidChange() }
     return StoreTask(effects: nil)
   }
 
@@ -98,6 +119,7 @@ final class StoreEngine<State: Sendable, Action: Sendable>: Sendable {
       next = gate.dequeue()
     }
     gate.leave()
+    if observation.isActive.load(ordering: .relaxed) { observation.stateDidChange() }
     return StoreTask(effects: started)
   }
 
@@ -150,10 +172,6 @@ final class StoreEngine<State: Sendable, Action: Sendable>: Sendable {
   @inlinable
   func process(_ pending: PendingEvent<State, Action>) -> Outcome? {
     guard case .action(let action) = pending.payload else { return processCommand(pending) }
-    let notifiesObservers =
-      isObserved.load(ordering: .relaxed) && isObserved.exchange(false, ordering: .acquiringAndReleasing)
-    if notifiesObservers { registrar.willSet(self, keyPath: \.observedState) }
-
     let outcome = hub.core.withLock { core -> Outcome? in
       let sequence = core.sequence + 1
       let (timestamp, journalError) = record(pending, sequence: sequence)
@@ -168,8 +186,6 @@ final class StoreEngine<State: Sendable, Action: Sendable>: Sendable {
       if sequence == core.nextCheckpoint { Self.offerCheckpoint(&core, at: sequence) }
       return publish(&core, sequence: sequence, pending: pending, effect: effect, journalError: journalError)
     }
-
-    if notifiesObservers { registrar.didSet(self, keyPath: \.observedState) }
     return outcome
   }
 
@@ -338,18 +354,7 @@ final class StoreEngine<State: Sendable, Action: Sendable>: Sendable {
     }
   }
 
-  /// Registers an observer's read of the state (legacy whole-state observation).
-  @inlinable
-  func accessState() {
-    registrar.access(self, keyPath: \.observedState)
-    isObserved.store(true, ordering: .relaxed)
-  }
-
-  /// What observers of the whole state are registered on; carries no value.
-  @usableFromInline var observedState: Void { () }
 }
-
-extension StoreEngine: Observable {}
 
 /// An action or command waiting for its turn, with the metadata it will be recorded with.
 @usableFromInline
