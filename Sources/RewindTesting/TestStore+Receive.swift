@@ -133,6 +133,19 @@ extension TestStore {
   private func waitForRecord(after seen: Int, timeout: Duration) async -> Wake.Reason {
     let wake = Wake()
     let token = recorder.wake(wake, afterCount: seen)
+    let reason = await wait(on: wake, timeout: timeout)
+    recorder.cancelWake(token)
+    return reason
+  }
+
+  /// Waits until no effect runs or `timeout` passes.
+  func waitForIdle(timeout: Duration) async {
+    guard store.runningEffectCount > 0 else { return }
+    _ = await wait(on: Wake(), timeout: timeout)
+  }
+
+  /// Waits until `wake` fires: by its other sources, once no effect runs, or once `timeout` passes.
+  private func wait(on wake: Wake, timeout: Duration) async -> Wake.Reason {
     let store = self.store
     let idle = Task {
       await store.waitForEffects()
@@ -143,27 +156,8 @@ extension TestStore {
       wake.fire(.timedOut)
     }
     let reason = await wake.wait()
-    recorder.cancelWake(token)
     idle.cancel()
     timer.cancel()
     return reason
-  }
-
-  /// Waits until no effect runs or `timeout` passes.
-  func waitForIdle(timeout: Duration) async {
-    guard store.runningEffectCount > 0 else { return }
-    let wake = Wake()
-    let store = self.store
-    let idle = Task {
-      await store.waitForEffects()
-      wake.fire(.idle)
-    }
-    let timer = Task {
-      try? await Task.sleep(for: timeout)
-      wake.fire(.timedOut)
-    }
-    _ = await wake.wait()
-    idle.cancel()
-    timer.cancel()
   }
 }
