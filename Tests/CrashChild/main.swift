@@ -4,24 +4,13 @@
 import Foundation
 import Rewind
 import RewindLog
+import RewindTestSupport
 
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
   import Darwin
 #endif
-
-/// The action the harness writes; its content is a function of the sequence number, so the parent can
-/// check every recovered event.
-struct CrashAction: Codable, Sendable, Equatable {
-  var value: UInt64
-  var text: String
-
-  init(_ sequence: UInt64) {
-    value = sequence &* 2_654_435_761
-    text = "event-" + String(sequence)
-  }
-}
 
 func report(_ line: String) {
   let bytes = Array((line + "\n").utf8)
@@ -87,13 +76,6 @@ func checkLog(_ directory: String) -> Int32 {
 }
 
 struct CheckFailure: Error { var sequence: UInt64 }
-
-func crashEvent(_ sequence: UInt64) -> Event<CrashAction> {
-  Event(
-    sequence: sequence, timestamp: Date(timeIntervalSince1970: Double(sequence)),
-    metadata: EventMetadata(actor: "crash", source: .user, correlationID: CorrelationID(rawValue: sequence)),
-    action: CrashAction(sequence))
-}
 
 if arguments.count >= 4, arguments[1] == "--faults" {
   exit(await faultDriver(arguments[2], count: UInt64(arguments[3]) ?? 100))

@@ -4,6 +4,7 @@ import Rewind
 import RewindTesting
 import Synchronization
 import Testing
+import RewindTestSupport
 
 /// The inbox's mail server is a dependency: the tests give their own.
 @Suite(.timeLimit(.minutes(1))) struct InboxMailServerTests {
@@ -29,7 +30,7 @@ import Testing
   }
 
   @Test func getMailAppendsWhatTheServerDeliversAndTheLogReplaysWithoutIt() async throws {
-    let directory = TemporaryDirectory("mail-server")
+    let directory = TemporaryDirectory("mail-server", create: false)
     let fake = FakeServer(["Welcome", "Your receipt"])
     let session = try InboxSession.open(directory: directory.path, mailServer: fake.server)
     let before = session.state.list.rows.ids
@@ -65,7 +66,7 @@ import Testing
   }
 
   @Test func anUnreachableServerLeavesANotice() async throws {
-    let directory = TemporaryDirectory("mail-server-offline")
+    let directory = TemporaryDirectory("mail-server-offline", create: false)
     let session = try InboxSession.open(
       directory: directory.path, mailServer: MailServer { _ in throw Offline() })
     let rows = session.state.list.rows.ids

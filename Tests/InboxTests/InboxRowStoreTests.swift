@@ -3,6 +3,7 @@ import InboxCore
 import Rewind
 import RewindComponents
 import Testing
+import RewindTestSupport
 
 /// The Inbox's row stores and its subject field binding.
 @Suite(.timeLimit(.minutes(2))) struct InboxRowStoreTests {
@@ -19,7 +20,7 @@ import Testing
   }
 
   @Test func aRowStoresSendsAreTheInboxsActionsAndTheSubjectFieldReplays() async throws {
-    let directory = TemporaryDirectory("rows")
+    let directory = TemporaryDirectory("rows", create: false)
     let session = try InboxSession.open(directory: directory.path)
     let first = session.store.sequence + 1
     let row = try #require(session.row(2))
@@ -44,7 +45,7 @@ import Testing
   }
 
   @Test func theListsViewsAreToldOnlyOfTheirOwnRow() async throws {
-    let directory = TemporaryDirectory("views")
+    let directory = TemporaryDirectory("views", create: false)
     let session = try InboxSession.open(directory: directory.path)
     let views = await InboxListViews(store: session.store)
     session.row(4)?.send(.toggleFlag)

@@ -3,6 +3,7 @@ import InboxCore
 import Rewind
 import RewindLog
 import Testing
+import RewindTestSupport
 
 /// The README's main command as a test: the real `Inbox` executable, its output checked line by line.
 @Suite struct InboxScriptTests {
@@ -25,7 +26,7 @@ import Testing
   }
 
   @Test func scriptedRunShowsEventsChangesetsUndoReplayAndVerification() throws {
-    let directory = TemporaryDirectory("script")
+    let directory = TemporaryDirectory("script", create: false)
     let run = try runInbox(["--directory", directory.path])
     #expect(!run.timedOut, "Inbox did not finish within the time limit; output so far:\n\(run.output)")
     #expect(run.status == 0, "Inbox exited with \(run.status):\n\(run.output)")
@@ -69,7 +70,7 @@ import Testing
   }
 
   @Test func repeatedRunsContinueTheSameLog() throws {
-    let directory = TemporaryDirectory("repeat")
+    let directory = TemporaryDirectory("repeat", create: false)
     let first = try runInbox(["--script", "--directory", directory.path])
     #expect(first.status == 0 && !first.timedOut, "\(first.output)")
     let second = try runInbox(["--script", "--directory", directory.path])
@@ -90,7 +91,7 @@ import Testing
   }
 
   @Test func theInteractiveModeWithoutATerminalIsRefusedAndCreatesNothing() throws {
-    let directory = TemporaryDirectory("no-terminal")
+    let directory = TemporaryDirectory("no-terminal", create: false)
     let run = try runInbox(["--interactive", "--directory", directory.path])
     #expect(run.status == 2)
     #expect(run.output.contains("needs a terminal"), "\(run.output)")
@@ -98,7 +99,7 @@ import Testing
   }
 
   @Test func theScriptedLogHoldsIntentsNotDisplayFrames() async throws {
-    let directory = TemporaryDirectory("intents")
+    let directory = TemporaryDirectory("intents", create: false)
     let run = try runInbox(["--directory", directory.path])
     #expect(run.status == 0 && !run.timedOut, "\(run.output)")
     let journal = try FileJournal<InboxAction>(directory: directory.path)

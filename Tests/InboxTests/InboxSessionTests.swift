@@ -4,11 +4,12 @@ import Rewind
 import RewindComponents
 import RewindLog
 import Testing
+import RewindTestSupport
 
 /// The inbox driven in-process through ``InboxSession``, on a file journal in a temporary directory.
 @Suite struct InboxSessionTests {
   func withSession(_ body: (InboxSession, String) async throws -> Void) async throws {
-    let directory = TemporaryDirectory("session")
+    let directory = TemporaryDirectory("session", create: false)
     let session = try InboxSession.open(directory: directory.path)
     try await body(session, directory.path)
     try session.close()
@@ -185,7 +186,7 @@ import Testing
   }
 
   @Test func reopeningReplaysTheSameStateAndUndoHistory() async throws {
-    let directory = TemporaryDirectory("reopen")
+    let directory = TemporaryDirectory("reopen", create: false)
     let session = try InboxSession.open(directory: directory.path)
     session.tap(.flag, on: 1)
     try await session.settle()
@@ -207,7 +208,7 @@ import Testing
   }
 
   @Test func aSecondSessionOnTheSameDirectoryIsRefused() async throws {
-    let directory = TemporaryDirectory("locked")
+    let directory = TemporaryDirectory("locked", create: false)
     let session = try InboxSession.open(directory: directory.path)
     #expect(throws: FileJournalError.self) { try InboxSession.open(directory: directory.path) }
     try session.close()

@@ -2,6 +2,7 @@ import Foundation
 import Rewind
 import Synchronization
 import Testing
+import RewindTestSupport
 
 @testable import RewindLog
 

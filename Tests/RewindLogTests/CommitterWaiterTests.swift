@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Rewind
 import Testing
+import RewindTestSupport
 
 @testable import RewindLog
 

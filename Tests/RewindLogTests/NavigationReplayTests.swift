@@ -2,6 +2,7 @@ import Foundation
 import Rewind
 import RewindLog
 import Testing
+import RewindTestSupport
 
 /// Screens on a navigation stack and a presented sheet, recorded in a file journal.
 private struct Screens: Reducer {
