@@ -38,7 +38,10 @@ let package = Package(
     .executableTarget(
       name: "Inbox", dependencies: ["InboxCore", "Rewind", "RewindDiff", "RewindLog", "RewindComponents"],
       path: "Examples/Inbox"),
-    .executableTarget(name: "rewind-crash-child", dependencies: ["Rewind", "RewindLog"], path: "Tests/CrashChild"),
+    // Fixtures shared by the test targets and the crash child (a plain target: executables can depend on it).
+    .target(name: "RewindTestSupport", dependencies: ["Rewind"], path: "Tests/Support"),
+    .executableTarget(
+      name: "rewind-crash-child", dependencies: ["Rewind", "RewindLog", "RewindTestSupport"], path: "Tests/CrashChild"),
     .testTarget(name: "RewindDiffTests", dependencies: ["RewindDiff", "RewindTesting"]),
     .testTarget(name: "RewindTests", dependencies: ["Rewind", "RewindTesting"]),
     .testTarget(name: "RewindTestingTests", dependencies: ["Rewind", "RewindTesting"]),
@@ -46,13 +49,14 @@ let package = Package(
       name: "RewindComponentsTests", dependencies: ["RewindComponents", "Rewind", "RewindDiff", "RewindTesting"]),
     .testTarget(
       // The kill -9 harness launches rewind-crash-child: depending on it makes `swift test` build it.
-      name: "RewindLogTests", dependencies: ["RewindLog", "Rewind", "RewindTesting", "rewind-crash-child"]),
+      name: "RewindLogTests", dependencies: ["RewindLog", "Rewind", "RewindTesting", "RewindTestSupport", "rewind-crash-child"]),
     .testTarget(
       // Runs the built Inbox executable (scripted, and through a pseudo-terminal): depending on it builds it.
-      name: "InboxTests", dependencies: ["InboxCore", "Inbox", "Rewind", "RewindComponents", "RewindLog"]),
+      name: "InboxTests",
+      dependencies: ["InboxCore", "Inbox", "Rewind", "RewindComponents", "RewindLog", "RewindTesting", "RewindTestSupport"]),
     .testTarget(
       // Runs the real `rewind` executable: depending on it makes `swift test` build it.
-      name: "RewindToolTests", dependencies: ["RewindTool", "RewindLog", "Rewind", "RewindTesting", "rewind"]),
+      name: "RewindToolTests", dependencies: ["RewindTool", "RewindLog", "Rewind", "RewindTesting", "RewindTestSupport", "rewind"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -10,6 +10,8 @@ let suites: [Suite] = [
   streamsSuite,
   componentsSuite,
   journalSuite,
+  effectsSuite,
+  viewsSuite,
   scaleSuite,
 ]
 

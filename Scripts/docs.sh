@@ -2,7 +2,8 @@
 # Builds the documentation of every library module offline with the toolchain's docc, and fails on any
 # warning, broken symbol links included. Output: .build/docs/<Module>.doccarchive
 #
-# Rewind has a catalog (articles, tutorials' text); the other modules are documented from their symbols.
+# Rewind has a catalog whose articles are the guides in Docs/ (Scripts/docs-articles.sh); the other modules
+# are documented from their symbols.
 # A symbol of another module is written in code voice, not as a link: each archive stands alone.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,7 +25,13 @@ for module in "${modules[@]}"; do
   cp "$graphs/all/$module.symbols.json" "$graphs/$module/"
   find "$graphs/all" -name "$module@*.symbols.json" -exec cp {} "$graphs/$module/" \;
   catalog=()
-  if [ -d "Sources/$module/$module.docc" ]; then catalog=("Sources/$module/$module.docc"); fi
+  if [ "$module" = Rewind ]; then
+    # The guides in Docs/ are the articles' only source: made into a copy of the catalog here.
+    bash Scripts/docs-articles.sh .build/docs-catalog/Rewind.docc
+    catalog=(.build/docs-catalog/Rewind.docc)
+  elif [ -d "Sources/$module/$module.docc" ]; then
+    catalog=("Sources/$module/$module.docc")
+  fi
   docc convert "${catalog[@]}" \
     --additional-symbol-graph-dir "$graphs/$module" \
     --fallback-display-name "$module" --fallback-bundle-identifier "org.rewind.$module" \

@@ -6,7 +6,9 @@ import Darwin
 import InboxCore
 
 /// The terminal UI: the list with its swipe buttons, the carousel and the editor, redrawn after every key
-/// and animation frame. Frames carry the real time since start, added to the log's last frame time.
+/// and, while something moves, about 60 times a second. A redraw samples the swipe animations at the
+/// current time and sends nothing; their ends arrive as events from their timers on the real clock. Only
+/// a scrolling carousel still gets frames.
 struct InteractiveApp {
   var directory: String
 
@@ -20,7 +22,7 @@ struct InteractiveApp {
     }
     let session: InboxSession
     do {
-      session = try InboxSession.open(directory: directory)
+      session = try InboxSession.open(directory: directory, timing: .realTime)
     } catch {
       Terminal.restore()
       printError("Inbox: \(error)")
@@ -45,33 +47,24 @@ struct EventLoop {
   let session: InboxSession
   let directory: String
   let screen = InboxScreen(styled: true)
-  let started = ContinuousClock.now
-  let baseTime: Double
   var running = true
 
   init(session: InboxSession, directory: String) {
     self.session = session
     self.directory = directory
-    baseTime = session.state.now
   }
 
   mutating func run() {
     while running {
       draw()
       let state = session.state
-      // Frames at about 60 Hz while something moves; twice a second while editing, for auto-save.
+      // Redraws at about 60 Hz while something moves; twice a second while editing, to show an auto-save
+      // (its timer records it by itself).
       let timeout: Int32 = state.isAnimating ? 16 : state.editingID != nil ? 500 : -1
       guard let bytes = Terminal.read(timeout: timeout) else { break }
       for key in Key.parse(bytes) where running { handle(key) }
-      if session.state.isAnimating || session.state.editingID != nil { session.tick(now: now) }
       _ = session.takeDiagnostics()
     }
-  }
-
-  /// Seconds on the inbox's clock: the log's last frame time plus the real time since start.
-  var now: Double {
-    let elapsed = ContinuousClock.now - started
-    return baseTime + Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
   }
 
   mutating func handle(_ key: Key) {
@@ -116,7 +109,7 @@ struct EventLoop {
     let state = session.state
     var header = "Rewind Inbox · \(state.list.rows.count) mails · \(state.archived.count) archived · event #\(session.store.sequence)"
     if let undo = session.store.undoStepName { header += " · undo: \(undo)" }
-    var lines = screen.lines(for: state, header: header)
+    var lines = screen.lines(for: state, header: header, at: session.now)
     lines.append(screen.dim("  log: \(directory)"))
     Terminal.write("\u{1B}[H" + lines.map { $0 + "\u{1B}[K" }.joined(separator: "\r\n") + "\u{1B}[J")
   }

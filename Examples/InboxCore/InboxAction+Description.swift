@@ -8,27 +8,24 @@ extension InboxAction {
     switch self {
     case .list(let action): Self.describe(action)
     case .carousel(let action): "carousel \(Self.describe(action))"
-    case .select(let id): "select #\(id)"
+    case .select(let id, _): "select #\(id)"
     case .toggleFlag(let id): "toggle flag of #\(id)"
     case .archive(let id): "archive #\(id)"
     case .delete(let id): "delete #\(id)"
-    case .tick(let now): "tick \(Self.seconds(now))"
     case .resetToSample: "reset to the sample inbox"
+    case .getMail: "get mail"
+    case .received(let mails): "received " + mails.map { "#\($0.id)" }.joined(separator: ", ")
+    case .getMailFailed(let message): "get mail failed: \(message)"
     }
-  }
-
-  /// Whether this is a display frame (the scripted run folds runs of them into one line).
-  public var isTick: Bool {
-    if case .tick = self { true } else { false }
   }
 
   static func describe(_ action: EditableListAction<Mail>) -> String {
     switch action {
     case .swipe(let addressed): "swipe #\(addressed.id) \(describe(addressed.action))"
     case .edit(let addressed): "edit #\(addressed.id) \(describe(addressed.action))"
-    case .touchDown(let id, _): "touch \(id.map { "#\($0)" } ?? "outside the rows")"
-    case .tick(let now): "list tick \(seconds(now))"
-    case .closeAll(let animated): animated ? "close open cells (animated)" : "close open cells"
+    case .touchDown(let id, _, _): "touch \(id.map { "#\($0)" } ?? "outside the rows")"
+    case .closeAll(let animated, _): animated ? "close open cells (animated)" : "close open cells"
+    case .resumeTimers: "resume the timers of the recovered state"
     case .insert(let mail, let index): "insert #\(mail.id) at \(index)"
     case .delete(let id): "list delete #\(id)"
     case .move(let from, let to): "move \(from) → \(to)"
@@ -38,12 +35,13 @@ extension InboxAction {
 
   static func describe(_ action: SwipeCellAction) -> String {
     switch action {
-    case .panBegan(let translation, _, _): "panBegan(x: \(points(translation.x)))"
-    case .panChanged(let translation): "panChanged(x: \(points(translation.x)))"
-    case .panEnded(let translation, _): "panEnded(x: \(points(translation.x)))"
-    case .tapButton(let index, let side):
+    case .panBegan(let translation, _, _, _): "panBegan(x: \(points(translation.x)))"
+    case .panChanged(let translation, _): "panChanged(x: \(points(translation.x)))"
+    case .panEnded(let translation, _, _): "panEnded(x: \(points(translation.x)))"
+    case .animationFinished(let id): "animation \(id) finished"
+    case .tapButton(let index, let side, _):
       "tap \(InboxFeature.Button(SwipeButtonTap(index: index, direction: side, fromExpansion: false)).map { "\($0)" } ?? "button \(index)")"
-    case .show(let side, _): "show \(side == .leftToRight ? "left" : "right") buttons"
+    case .show(let side, _, _): "show \(side == .leftToRight ? "left" : "right") buttons"
     case .hide: "hide"
     default: "\(action)"
     }
@@ -58,15 +56,17 @@ extension InboxAction {
     case .end: "end editing"
     case .commit: "commit"
     case .cancel: "cancel"
-    case .tick(let now): "tick \(seconds(now))"
+    case .autoSaveFired: "auto-save timer fired"
     default: "\(action)"
     }
   }
 
   static func describe(_ action: CarouselAction) -> String {
     switch action {
-    case .scrollByItems(let count, _): "scroll by \(count)"
-    case .scrollToItem(let index, _): "scroll to \(index)"
+    case .scrollByItems(let count, _, _): "scroll by \(count)"
+    case .scrollToItem(let index, _, _): "scroll to \(index)"
+    case .animationFinished(let id): "scroll \(id) finished"
+    case .resumeAnimation: "resume the scroll of the recovered state"
     default: "\(action)"
     }
   }

@@ -5,7 +5,8 @@ import RewindComponents
 /// the components' delegate events into the app's decisions.
 ///
 /// - A click on Flag, Archive or Delete (a tap, or the full-swipe expansion of Archive) becomes a
-///   `.toggleFlag`, `.archive` or `.delete` action sent as an effect, so it is an event of its own.
+///   `.toggleFlag`, `.archive` or `.delete` action sent as an effect, so it is an event of its own whose
+///   cause is the tap, or the end of the swipe's animation (itself caused by the release of the swipe).
 /// - An auto-save of the subject being edited stores the text as the mail's `draft`.
 /// - A refused edit puts the rule's message in `notice`.
 public struct InboxFeature: Reducer, Sendable {
@@ -21,7 +22,8 @@ public struct InboxFeature: Reducer, Sendable {
   /// The attachments carousel.
   public let carousel = CarouselReducer()
 
-  /// Creates the reducer with the inbox's buttons, validation rules and auto-save.
+  /// Creates the reducer with the inbox's buttons, validation rules and auto-save. Its timers (the ends of
+  /// swipe animations, auto-save) sleep on the clock dependency.
   public init() {
     // Every click closes the cell: the row is archived, deleted or flagged right after.
     let cell = SwipeCell(tappedButton: { _ in true })
@@ -88,49 +90,80 @@ public struct InboxFeature: Reducer, Sendable {
 
   /// Applies `action`; see the type's documentation.
   public func reduce(into state: inout InboxState, action: InboxAction) -> Effect<InboxAction> {
+    // The inbox's clock: the display time of the latest action that carries one (never backwards).
+    if let now = action.time, now.isFinite, now > state.now { state.now = now }
     switch action {
     case .list(let listAction):
       return reduceList(&state, listAction)
     case .carousel(let carouselAction):
-      // A scroll request starts at the carousel's latest frame: bring its clock to now first.
-      var effect = Effect<InboxAction>.none
-      if state.carousel.time < state.now, carouselAction != .tick(now: state.now) {
-        effect = carousel.reduce(into: &state.carousel, action: .tick(now: state.now)).map(InboxAction.carousel)
-      }
-      return effect.merge(with: carousel.reduce(into: &state.carousel, action: carouselAction).map(InboxAction.carousel))
-    case .select(let id):
+      // The carousel's scroll is sampled at draw time; its end comes from its timer, on the store's clock.
+      return carousel.reduce(into: &state.carousel, action: carouselAction).map(InboxAction.carousel)
+    case .select(let id, let now):
       guard state.list.rows[id: id] != nil else { return missing("select", id) }
-      let effect = list.reduce(into: &state.list, action: .closeAll(animated: true)).map(InboxAction.list)
-      Self.select(id, in: &state)
-      return effect
+      let effect = list.reduce(into: &state.list, action: .closeAll(animated: true, at: now)).map(InboxAction.list)
+      return effect.merge(with: select(id, in: &state))
     case .toggleFlag(let id):
       guard let index = state.list.rows.index(id: id) else { return missing("flag", id) }
       state.list.rows[index].item.isFlagged.toggle()
       return .none
     case .archive(let id):
-      guard let mail = remove(id, from: &state) else { return missing("archive", id) }
+      guard let (mail, effect) = remove(id, from: &state) else { return missing("archive", id) }
       state.archived.append(mail)
       state.notice = "Archived #\(mail.id) (\(mail.sender))"
-      return .none
+      return effect
     case .delete(let id):
-      guard let mail = remove(id, from: &state) else { return missing("delete", id) }
+      guard let (mail, effect) = remove(id, from: &state) else { return missing("delete", id) }
       state.notice = "Deleted #\(mail.id) (\(mail.sender))"
-      return .none
-    case .tick(let now):
-      return tick(&state, now: now)
+      return effect
     case .resetToSample:
       let now = state.now
       state = InboxState.sample
       state.now = now
       return .none
+    case .getMail:
+      // The highest id the inbox has had, archived mail included; deleted mail is not remembered.
+      let known = state.list.rows.map(\.id) + state.archived.map(\.id)
+      return getMail(after: known.max() ?? 0)
+    case .received(let mails):
+      return receive(mails, into: &state)
+    case .getMailFailed(let message):
+      state.notice = "Could not get mail: \(message)"
+      return .none
     }
   }
+
+  /// Asks the mail server for the mail after `id`; what it answers comes back as an action.
+  func getMail(after id: Int) -> Effect<InboxAction> {
+    .run { send in
+      @Dependency(\.mailServer) var mailServer
+      send(.received(try await mailServer.fetchMail(id)))
+    } catch: { error, send in
+      send(.getMailFailed("\(error)"))
+    }
+    .cancellable(id: GetMailID(), cancelInFlight: true)
+  }
+
+  /// Appends the mails the inbox does not have yet, at the bottom.
+  func receive(_ mails: [Mail], into state: inout InboxState) -> Effect<InboxAction> {
+    var effect = Effect<InboxAction>.none
+    var added = 0
+    for mail in mails where state.list.rows[id: mail.id] == nil && state.archived[id: mail.id] == nil {
+      let inserted = list.reduce(into: &state.list, action: .insert(mail, at: state.list.rows.count))
+      effect = effect.merge(with: inserted.map(InboxAction.list))
+      added += 1
+    }
+    state.notice = added == 0 ? "No new mail" : "\(added) new mail\(added == 1 ? "" : "s")"
+    return effect
+  }
+
+  /// The id of the one `getMail` in flight: a new one replaces it.
+  struct GetMailID: Hashable, Sendable {}
 
   /// Runs a list action, then reads the components' events from it.
   func reduceList(_ state: inout InboxState, _ action: EditableListAction<Mail>) -> Effect<InboxAction> {
     let effect = list.reduce(into: &state.list, action: action).map(InboxAction.list)
     switch action {
-    case .swipe, .touchDown, .tick, .closeAll:
+    case .swipe, .touchDown, .closeAll, .resumeTimers:
       // The table's events are those of this action only when the action went to the table.
       return effect.merge(with: clicks(in: state.list.table.events))
     case .edit(let addressed):
@@ -183,48 +216,40 @@ public struct InboxFeature: Reducer, Sendable {
     }
   }
 
-  /// One display frame for everything that runs on time: swipe animations, the carousel, auto-save.
-  func tick(_ state: inout InboxState, now: Double) -> Effect<InboxAction> {
-    guard now.isFinite, now >= state.now else {
-      return .diagnostic(Diagnostic(kind: .invalidInput, message: "Inbox: tick at \(now) is before \(state.now)"))
-    }
-    state.now = now
-    var effect = reduceList(&state, .tick(now: now))
-    if state.carousel.needsTicks {
-      effect = effect.merge(with: carousel.reduce(into: &state.carousel, action: .tick(now: now)).map(InboxAction.carousel))
-    }
-    if let id = state.editingID {
-      effect = effect.merge(with: reduceList(&state, .edit(IdentifiedAction(id: id, action: .tick(now: now)))))
-    }
-    return effect
-  }
-
-  /// Removes row `id`, moving the selection to its neighbour; returns its mail.
-  func remove(_ id: Int, from state: inout InboxState) -> Mail? {
+  /// Removes row `id`, moving the selection to its neighbour; returns its mail, and the effect that stops
+  /// the row's timers.
+  func remove(_ id: Int, from state: inout InboxState) -> (Mail, Effect<InboxAction>)? {
     guard let index = state.list.rows.index(id: id), var mail = state.list.rows[id: id]?.item else { return nil }
-    _ = list.reduce(into: &state.list, action: .delete(id: id))
+    var effect = list.reduce(into: &state.list, action: .delete(id: id)).map(InboxAction.list)
     mail.draft = nil
     if state.editingID == id { state.editingID = nil }
     if state.selectedID == id {
       let rows = state.list.rows
       if rows.isEmpty {
         state.selectedID = nil
-        state.carousel = Self.emptyCarousel
+        effect = effect.merge(with: loadAttachments(0, in: &state))
       } else {
-        Self.select(rows[Swift.min(index, rows.count - 1)].id, in: &state)
+        effect = effect.merge(with: select(rows[Swift.min(index, rows.count - 1)].id, in: &state))
       }
     }
-    return mail
+    return (mail, effect)
   }
 
-  /// Selects `id` and loads its attachments into the carousel, keeping the carousel's clock.
-  static func select(_ id: Int, in state: inout InboxState) {
+  /// Selects `id` and loads its attachments into the carousel.
+  func select(_ id: Int, in state: inout InboxState) -> Effect<InboxAction> {
     state.selectedID = id
-    var carousel = emptyCarousel
-    let reducer = CarouselReducer()
-    _ = reducer.reduce(into: &carousel, action: .tick(now: state.now))
-    _ = reducer.reduce(into: &carousel, action: .reload(count: state.list.rows[id: id]?.item.attachments.count ?? 0))
-    state.carousel = carousel
+    return loadAttachments(state.list.rows[id: id]?.item.attachments.count ?? 0, in: &state)
+  }
+
+  /// Shows `count` attachments from the first: the carousel jumps to 0 (ending a scroll still running, and
+  /// its timer with it) and reloads, keeping its clock and its count of motions, so a stale timer can never
+  /// end a later scroll.
+  func loadAttachments(_ count: Int, in state: inout InboxState) -> Effect<InboxAction> {
+    let now = state.now
+    return Effect.merge(
+      carousel.reduce(into: &state.carousel, action: .setScrollOffset(0, at: now)),
+      carousel.reduce(into: &state.carousel, action: .reload(count: count, at: now))
+    ).map(InboxAction.carousel)
   }
 
   func missing(_ verb: String, _ id: Int) -> Effect<InboxAction> {

@@ -2,7 +2,8 @@ import Foundation
 import RewindComponents
 
 /// Draws the inbox as lines of text: the list with open swipe buttons, the carousel, the editor, the
-/// notice and the keys. A pure function of the state, so the terminal UI and the tests draw the same.
+/// notice and the keys. A pure function of the state and the display time (a moving swipe cell is drawn
+/// where its animation is at that time), so the terminal UI and the tests draw the same.
 public struct InboxScreen: Sendable {
   /// The columns a row's content takes; the swipe offset is scaled from the cell width to these.
   public var rowColumns = 64
@@ -17,13 +18,13 @@ public struct InboxScreen: Sendable {
   /// The horizontal rule that opens and closes the list.
   public static let rule = String(repeating: "─", count: 68)
 
-  /// The screen for `state`; `header` is the first line.
-  public func lines(for state: InboxState, header: String) -> [String] {
+  /// The screen for `state` as a frame at display time `now` draws it; `header` is the first line.
+  public func lines(for state: InboxState, header: String, at now: Double) -> [String] {
     var lines = [bold(header), Self.rule]
     if state.list.rows.isEmpty { lines.append("   (inbox zero: nothing left to read)") }
-    for row in state.list.rows { lines.append(line(for: row, selected: row.id == state.selectedID)) }
+    for row in state.list.rows { lines.append(line(for: row, selected: row.id == state.selectedID, at: now)) }
     lines.append(Self.rule)
-    lines.append(carouselLine(state))
+    lines.append(carouselLine(state, at: now))
     lines.append(editorLine(state))
     lines.append(state.notice.map { "  \(styled ? "\u{1B}[33m\($0)\u{1B}[0m" : $0)" } ?? "")
     lines.append(dim("  ↑↓ select  ←→ swipe  a archive  f flag  d delete  e edit  [ ] attachments"))
@@ -31,14 +32,14 @@ public struct InboxScreen: Sendable {
     return lines
   }
 
-  /// One row: the content slid by the swipe offset, with the revealed buttons beside it.
-  func line(for row: EditableRow<Mail>, selected: Bool) -> String {
+  /// One row: the content slid by the swipe offset at `now`, with the revealed buttons beside it.
+  func line(for row: EditableRow<Mail>, selected: Bool, at now: Double) -> String {
     let mail = row.item
     let files = mail.attachments.isEmpty ? "" : "+\(mail.attachments.count) file\(mail.attachments.count == 1 ? "" : "s")"
     let subject = row.edit.isEditing ? row.edit.text + "▏" : mail.subject
     let content = fit("\(mail.isFlagged ? "⚑" : " ") \(fit(mail.sender, 9)) \(fit(subject, 40)) \(fit(files, 8))", rowColumns)
     let marker = selected ? "▸ " : "  "
-    let cell = row.swipe
+    let cell = row.swipe.presentation(at: now)
     let revealed = Swift.min(rowColumns, Int((Swift.abs(cell.offset) / cell.cellWidth * Double(rowColumns)).rounded()))
     guard cell.isOverlayShown, revealed > 0 else { return marker + (selected ? reverse(content) : content) }
     let side = SwipeDirection(offset: cell.offset)
@@ -59,10 +60,11 @@ public struct InboxScreen: Sendable {
     return marker + shown + String(content.prefix(rowColumns - revealed))
   }
 
-  func carouselLine(_ state: InboxState) -> String {
+  /// The attachments, the one at the carousel's centre at `now` highlighted (a scroll is sampled, too).
+  func carouselLine(_ state: InboxState, at now: Double) -> String {
     guard let mail = state.selectedMail else { return "" }
     guard !mail.attachments.isEmpty else { return "  Attachments (\(mail.sender)): none" }
-    let current = state.carousel.currentItemIndex
+    let current = state.carousel.currentItemIndex(at: now)
     let items = mail.attachments.enumerated().map { index, file in
       index == current ? "[\(file.name) \(file.kilobytes) KB]" : " \(file.name) "
     }

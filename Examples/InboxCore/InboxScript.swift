@@ -44,64 +44,76 @@ public struct InboxScript {
     }
     var subscriber = ListSubscriber(session.store)
     _ = await subscriber.next()
+    // The list's views, as a screen holds them: one per row store, told only of their own row.
+    let views = await InboxListViews(store: session.store)
     output("")
-    show(session.state)
+    show(session.state, at: session.now)
     output("list subscriber ← initial: \(subscriber.rows.count) rows " + subscriber.rows.map { "#\($0.id)" }.joined(separator: " "))
 
-    try await step("Swipe row #2 to the right: its Flag button opens", session, &subscriber) { note in
+    try await step("Swipe row #2 to the right: its Flag button opens", session, &subscriber, views) { note in
       session.swipe(2, .right)
-      session.settle()
+      let started = session.state.list.rows[id: 2]?.swipe
+      if let started, let end = started.animationEnd {
+        // Sampled as a screen would draw it: no frame is sent.
+        let halfway = started.offset(at: session.now + (end - session.now) / 2)
+        note("halfway through the animation the row is drawn at \(InboxAction.points(halfway)) pt; no frame is recorded")
+      }
+      try await session.settle()
     }
-    try await step("Tap Flag on row #2", session, &subscriber) { note in
+    try await step("Tap Flag on row #2", session, &subscriber, views) { note in
       session.tap(.flag, on: 2)
-      session.settle()
+      try await session.settle()
     }
-    try await step("Swipe row #3 all the way left: Archive expands and fires", session, &subscriber) { note in
+    try await step("Swipe row #3 all the way left: Archive expands and fires", session, &subscriber, views) { note in
       session.fullSwipe(3)
-      session.settle()
+      try await session.settle()
+      if let archive = try lastEvent(session, where: { $0 == .archive(id: 3) }) {
+        note("who archived #3? " + (try causeChain(of: archive, session)))
+      }
     }
-    try await step("Edit the subject of #1: delete it all and press Return", session, &subscriber) { note in
+    try await step("Edit the subject of #1: delete it all and press Return", session, &subscriber, views) { note in
       session.beginEdit()
       session.clearText()
       session.commitEdit()
       note("refused, still editing: \(session.state.notice ?? "?")")
     }
-    try await step("Type a new subject, wait for auto-save, press Return", session, &subscriber) { note in
+    try await step("Type a new subject, wait for auto-save, press Return", session, &subscriber, views) { note in
       session.type("Lunch on Friday at noon?")
       let tooLong = String(repeating: "!", count: InboxFeature.maxSubjectLength)
       session.type(tooLong)
       let edit = session.state.list.rows[id: 1]?.edit
       note("a \(tooLong.count)-character paste is refused by the length limit: \(edit?.characterCount?.text ?? "")")
-      session.wait(seconds: InboxFeature.autoSaveInterval + 0.5)
+      try await session.wait(seconds: InboxFeature.autoSaveInterval + 0.5)
       note("auto-saved draft: “\(session.state.selectedMail?.draft ?? "none")”")
       let saved = session.commitEdit()
       note((saved ? "saved: “\(session.state.selectedMail?.subject ?? "")”" : "not saved"))
     }
-    try await step("Scroll the attachments carousel of #1 by one", session, &subscriber) { note in
+    try await step("Scroll the attachments carousel of #1 by one", session, &subscriber, views) { note in
       session.scrollCarousel(by: 1)
-      session.settle()
+      try await session.settle()
       note("carousel: \(carouselPosition(session.state))")
     }
-    try await step("Undo (\(session.store.undoStepName ?? "nothing"))", session, &subscriber) { note in
+    try await step("Undo (\(session.store.undoStepName ?? "nothing"))", session, &subscriber, views) { note in
       session.undo()
       note("subject: “\(session.state.selectedMail?.subject ?? "")”; carousel: \(carouselPosition(session.state))")
       note("(an undo restores the state before the step, the later scroll included)")
     }
-    try await step("Redo (\(session.store.redoStepName ?? "nothing"))", session, &subscriber) { note in
+    try await step("Redo (\(session.store.redoStepName ?? "nothing"))", session, &subscriber, views) { note in
       session.redo()
       note("subject: “\(session.state.selectedMail?.subject ?? "")”")
     }
-    try await step("Undo again (\(session.store.undoStepName ?? "nothing")), then close the store", session, &subscriber) { note in
+    try await step("Undo again (\(session.store.undoStepName ?? "nothing")), then close the store", session, &subscriber, views) { note in
       session.undo()
     }
 
     let closed = session.state
+    let closedAt = session.now
     let lastSequence = session.store.sequence
     let redoName = session.store.redoStepName
     try session.close()
     output("")
     output("Closed: \(lastSequence) events synced to \(path).")
-    show(closed)
+    show(closed, at: closedAt)
 
     let reopened = try InboxSession.open(directory: directory)
     let same = reopened.state == closed
@@ -119,14 +131,14 @@ public struct InboxScript {
 
   /// Runs `body`, then prints the events it recorded, the list updates it caused and its notes.
   func step(
-    _ title: String, _ session: InboxSession, _ subscriber: inout ListSubscriber,
-    _ body: (_ note: (String) -> Void) throws -> Void
+    _ title: String, _ session: InboxSession, _ subscriber: inout ListSubscriber, _ views: InboxListViews,
+    _ body: (_ note: (String) -> Void) async throws -> Void
   ) async throws {
     output("")
     output("▸ \(title)")
     let first = session.store.sequence + 1
     var notes: [String] = []
-    try body { notes.append($0) }
+    try await body { notes.append($0) }
     for diagnostic in session.takeDiagnostics() { output("  diagnostic: \(diagnostic)") }
     if session.store.sequence >= first {
       try printEvents(session.journal.events(in: first...session.store.sequence))
@@ -136,32 +148,49 @@ public struct InboxScript {
       guard let update = await subscriber.next() else { break }
       output("  list subscriber ← " + update.summary(previous: previous))
     }
+    output("  views told: " + (await views.update()))
     for note in notes { output("  → " + note) }
   }
 
-  /// Prints events one per line, folding each run of display frames into one line.
+  /// Prints events one per line (there are no display frames among them).
   func printEvents(_ events: [Event<InboxAction>]) {
-    var ticks: [Event<InboxAction>] = []
-    func flush() {
-      guard let first = ticks.first, let last = ticks.last else { return }
-      let range = first.sequence == last.sequence ? "#\(first.sequence)" : "#\(first.sequence)…#\(last.sequence)"
-      let frames = ticks.count == 1 ? "1 display frame" : "\(ticks.count) display frames"
-      output("  \(range) [system] \(frames) (tick)")
-      ticks.removeAll()
-    }
-    for event in events {
-      if case .action(let action) = event.payload, action.isTick {
-        ticks.append(event)
-      } else {
-        flush()
-        output("  " + event.summary)
-      }
-    }
-    flush()
+    for event in events { output("  " + event.summary) }
   }
 
-  func show(_ state: InboxState) {
-    for line in InboxScreen(styled: false).lines(for: state, header: "Inbox").dropLast(2) where !line.isEmpty {
+  /// The latest of the last 64 events whose action matches `matches`, if any.
+  func lastEvent(_ session: InboxSession, where matches: (InboxAction) -> Bool) throws -> Event<InboxAction>? {
+    let last = session.store.sequence
+    guard last > 0 else { return nil }
+    let recent = try session.journal.events(in: (last > 64 ? last - 63 : 1)...last)
+    return recent.last { event in event.action.map(matches) ?? false }
+  }
+
+  /// `#58 archive #3 ← #57 swipe #3 animation 2 finished ← #56 swipe #3 panEnded(x: -258) by you`: the
+  /// causes an auditor follows back from `event` to what a person (or the system) did.
+  func causeChain(of event: Event<InboxAction>, _ session: InboxSession) throws -> String {
+    var links: [String] = []
+    var current = event
+    while true {
+      let what = current.action?.summary ?? "\(current.payload)"
+      guard case .effect(let cause) = current.metadata.source, cause < current.sequence,
+        let next = try session.journal.events(in: cause...cause).first
+      else {
+        let who =
+          switch current.metadata.source {
+          case .user: "by \(current.metadata.actor ?? "a person")"
+          case .system: "by the system"
+          case .effect(let cause): "(cause #\(cause) not found)"
+          }
+        links.append("#\(current.sequence) \(what) \(who)")
+        return links.joined(separator: " ← ")
+      }
+      links.append("#\(current.sequence) \(what)")
+      current = next
+    }
+  }
+
+  func show(_ state: InboxState, at now: Double) {
+    for line in InboxScreen(styled: false).lines(for: state, header: "Inbox", at: now).dropLast(2) where !line.isEmpty {
       output("  " + line)
     }
   }

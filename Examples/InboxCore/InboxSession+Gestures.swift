@@ -15,7 +15,7 @@ extension InboxSession {
 
   /// Swipes row `id` far enough to open its buttons on that side (or, if that side is open, back closed).
   public func swipe(_ id: Int, _ swipe: Swipe) {
-    guard let cell = state.list.rows[id: id]?.swipe else { return }
+    guard let cell = state.list.rows[id: id]?.swipe.presentation(at: now) else { return }
     let width = cell.containerWidth(swipe.direction)
     let isOpenOtherWay = cell.isOverlayShown && SwipeDirection(offset: cell.offset) != swipe.direction
     // From an open cell, dragging back by its offset closes it; otherwise drag 80 % past the threshold.
@@ -24,32 +24,34 @@ extension InboxSession {
 
   /// Swipes row `id` left past the expansion threshold: the Archive button expands and fires.
   public func fullSwipe(_ id: Int) {
-    guard let cell = state.list.rows[id: id]?.swipe else { return }
+    guard let cell = state.list.rows[id: id]?.swipe.presentation(at: now) else { return }
     let threshold = cell.containerWidth(.rightToLeft) * cell.rightExpansion.threshold
     pan(id, by: -(threshold + 20 - Swift.max(0, -cell.offset)))
   }
 
   /// Taps `button` of row `id`, first swiping its side open if it is not.
   public func tap(_ button: InboxFeature.Button, on id: Int) {
-    guard let cell = state.list.rows[id: id]?.swipe else { return }
+    guard let cell = state.list.rows[id: id]?.swipe.presentation(at: now) else { return }
     if !(cell.isOpen && SwipeDirection(offset: cell.offset) == button.side) {
-      if cell.isOverlayShown { send(.list(.swipe(IdentifiedAction(id: id, action: .hide(animated: false))))) }
-      send(.list(.swipe(IdentifiedAction(id: id, action: .show(button.side, animated: false)))))
+      let now = now
+      if cell.isOverlayShown { send(.swipe(.hide(animated: false, at: now)), toRow: id) }
+      send(.swipe(.show(button.side, animated: false, at: now)), toRow: id)
     }
-    send(.list(.swipe(IdentifiedAction(id: id, action: .tapButton(index: button.index, side: button.side)))))
+    send(.swipe(.tapButton(index: button.index, side: button.side, at: now)), toRow: id)
   }
 
   /// A pan of `distance` points on row `id`: began, two moves, ended at rest.
   func pan(_ id: Int, by distance: Double) {
     let sign: Double = distance < 0 ? -1 : 1
     let start = 4 * sign
+    let location = SwipeVector(x: InboxFeature.cellWidth / 2, y: 20)
     let steps: [SwipeCellAction] = [
-      .panBegan(translation: SwipeVector(x: start), location: SwipeVector(x: InboxFeature.cellWidth / 2, y: 20)),
-      .panChanged(translation: SwipeVector(x: start + distance / 2)),
-      .panChanged(translation: SwipeVector(x: start + distance)),
-      .panEnded(translation: SwipeVector(x: start + distance), velocity: .zero),
+      .panBegan(translation: SwipeVector(x: start), location: location, at: now),
+      .panChanged(translation: SwipeVector(x: start + distance / 2), at: now),
+      .panChanged(translation: SwipeVector(x: start + distance), at: now),
+      .panEnded(translation: SwipeVector(x: start + distance), velocity: .zero, at: now),
     ]
-    for step in steps { send(.list(.swipe(IdentifiedAction(id: id, action: step)))) }
+    for step in steps { send(.swipe(step), toRow: id) }
   }
 }
 
@@ -61,7 +63,7 @@ extension InboxSession {
     guard state.editingID == nil, let id = state.selectedID else { return }
     closeSwipes()
     store.beginTransaction("Edit Subject")
-    edit(id, .begin(now: state.now))
+    edit(id, .begin)
     if state.editingID == nil { store.endTransaction() }
   }
 
@@ -81,8 +83,8 @@ extension InboxSession {
 
   /// Deletes the whole subject being edited.
   public func clearText() {
-    guard let id = state.editingID, let text = state.list.rows[id: id]?.edit.session?.text else { return }
-    edit(id, .input(location: 0, length: text.utf16.count, replacement: ""))
+    // Through the subject field's binding, as a text field clears it: `setText("")`, an ordinary action.
+    subjectField?.send("")
   }
 
   /// Presses Return: the subject is validated and committed, or refused (see ``InboxState/notice``).
@@ -104,6 +106,6 @@ extension InboxSession {
   }
 
   func edit(_ id: Int, _ action: TextEditAction) {
-    send(.list(.edit(IdentifiedAction(id: id, action: action))))
+    send(.edit(action), toRow: id)
   }
 }

@@ -7,34 +7,56 @@ import Synchronization
 /// The inbox store on a file journal, with what a user does to it: gestures, edits, scrolling, undo.
 ///
 /// Both front ends (the scripted run and the terminal UI) drive the app through a session, and so do the
-/// tests. Time is an input: every method that starts an animation leaves it to ``tick(now:)`` (the
-/// terminal UI, with the real time) or ``settle()`` (the script, with simulated frames).
+/// tests. Time is an input: every action that can start a motion carries the session's display time
+/// ``now``. Animations need no frames: the screen samples them at draw time, and each ends with one event
+/// sent by its timer on the store's clock. In ``Timing/realTime`` that is the real clock; in
+/// ``Timing/simulated`` it is ``clock``, which only ``settle()`` and ``wait(seconds:)`` move.
 public final class InboxSession {
+  /// How a session's time passes.
+  public enum Timing: Sendable {
+    /// The real time: timers fire by themselves (the terminal UI).
+    case realTime
+    /// Simulated time on a ``SimulatedClock`` that the session moves (the scripted run and the tests).
+    case simulated
+  }
+
   /// The store; its journal is ``journal``.
   public let store: Store<InboxState, InboxAction>
   /// The file journal in ``directory``.
   public let journal: FileJournal<InboxAction>
   /// The log directory.
   public let directory: String
-  /// Seconds between the frames ``settle()`` simulates.
-  public var frameInterval = 1.0 / 60
+  /// The simulated clock the store's timers sleep on; `nil` in real time.
+  public let clock: SimulatedClock?
+  /// The longest real time ``settle()`` and ``wait(seconds:)`` wait for a timer's event to be recorded.
+  public var timerLimit: Duration = .seconds(30)
   private let collected: DiagnosticLog
+  private let started = ContinuousClock.now
+  private let base: Double
 
   private init(
     store: Store<InboxState, InboxAction>, journal: FileJournal<InboxAction>, directory: String,
-    collected: DiagnosticLog
+    clock: SimulatedClock?, collected: DiagnosticLog
   ) {
     self.store = store
     self.journal = journal
     self.directory = directory
+    self.clock = clock
     self.collected = collected
+    base = store.state.now
   }
 
   /// Opens (or creates) the inbox log in `directory`; an empty log starts with ``InboxState/sample``.
   ///
+  /// Timers do not survive the process that started them: when the log ends with a swipe animation
+  /// running or a subject being edited, the system resumes their timers (one event).
+  ///
+  /// - Parameter mailServer: where ``getMail()`` fetches new mail (a test gives its own).
   /// - Throws: ``InboxError/directory(_:_:)`` when the directory cannot be created, and the file
   ///   journal's errors (`FileJournalError.locked` when another Inbox has it open, corruption, tampering).
-  public static func open(directory: String, actor: String = "you") throws -> InboxSession {
+  public static func open(
+    directory: String, actor: String = "you", timing: Timing = .simulated, mailServer: MailServer = .sample
+  ) throws -> InboxSession {
     do {
       try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     } catch {
@@ -42,14 +64,20 @@ public final class InboxSession {
     }
     // Diagnostics are collected, not printed: the terminal UI owns the screen.
     let collected = DiagnosticLog()
+    let clock = timing == .simulated ? SimulatedClock() : nil
+    // The timers sleep on the clock dependency: the real clock, or the simulated one.
+    let reducer = InboxFeature().dependency(\.clock, clock ?? ContinuousClock())
+      .dependency(\.mailServer, mailServer)
     let store = try Store.open(
-      directory: directory, initialState: InboxState.sample, reducer: InboxFeature(),
+      directory: directory, initialState: InboxState.sample, reducer: reducer,
       options: FileJournalOptions(durability: .grouped()), actor: actor, history: InboxAction.history,
       diagnostics: { collected.append($0) })
     guard let journal = store.journal as? FileJournal<InboxAction> else {
       throw InboxError.directory(directory, "the store is not on a file journal")
     }
-    return InboxSession(store: store, journal: journal, directory: directory, collected: collected)
+    let session = InboxSession(store: store, journal: journal, directory: directory, clock: clock, collected: collected)
+    session.resumeTimers()
+    return session
   }
 
   /// The current state.
@@ -58,6 +86,10 @@ public final class InboxSession {
   /// Sends `action` as the user.
   public func send(_ action: InboxAction) { store.send(action) }
 
+  /// Asks the mail server for new mail, and returns once its answer (the mail, or why there is none) is
+  /// recorded.
+  public func getMail() async { await store.send(.getMail).finish() }
+
   /// The diagnostics reported since the last call.
   public func takeDiagnostics() -> [Diagnostic] {
     collected.take()
@@ -65,27 +97,72 @@ public final class InboxSession {
 
   // MARK: Time
 
-  /// One display frame at `now` seconds (ignored when not later than the last frame).
-  public func tick(now: Double) {
-    guard now > state.now else { return }
-    // A frame comes from the app, not the person: the event's source says so.
-    store.send(.tick(now: now), from: .system)
+  /// The display time in seconds: the log's latest action time when the session opened, plus the time
+  /// elapsed since (simulated, or real).
+  public var now: Double {
+    if let clock { return base + clock.seconds }
+    let elapsed = started.duration(to: .now).components
+    return base + Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
   }
 
-  /// Plays simulated frames until no animation runs; `frame` is called after each.
-  public func settle(frame: () -> Void = {}) {
-    var frames = 0
+  /// Lets simulated time run until nothing moves: each timer due meanwhile (the end of a swipe animation or
+  /// a carousel scroll, an auto-save) wakes in deadline order and its event is recorded before the next.
+  /// In real time the timers fire by themselves.
+  /// - Throws: ``InboxError/timerStalled(_:)`` when a timer's event is not recorded within ``timerLimit``.
+  public func settle() async throws {
+    var steps = 0
     // Bounded: an animation lasts well under a second of simulated time.
-    while state.isAnimating && frames < 600 {
-      tick(now: state.now + frameInterval)
-      frames += 1
-      frame()
+    while state.isAnimating && steps < 600 {
+      steps += 1
+      if let clock { try await quiesce(clock) }
+      if let clock, let deadline = clock.nextDeadline {
+        try await advance(clock, to: deadline)
+      } else {
+        return  // nothing to wait for here: real time, or no timer left
+      }
     }
   }
 
-  /// Lets `seconds` of simulated time pass in one frame (auto-save fires on it).
-  public func wait(seconds: Double) {
-    tick(now: state.now + seconds)
+  /// Lets `seconds` of simulated time pass (auto-save fires on it); the timers due meanwhile are recorded
+  /// when it returns. Does nothing in real time.
+  /// - Throws: ``InboxError/timerStalled(_:)`` when a timer's event is not recorded within ``timerLimit``.
+  public func wait(seconds: Double) async throws {
+    guard let clock else { return }
+    try await advance(clock, to: clock.now.advanced(by: .seconds(Swift.max(0, seconds))))
+  }
+
+  /// Moves the simulated clock to `target`, waking the timers due on the way one at a time, in deadline
+  /// order, each recorded before the next wakes.
+  func advance(_ clock: SimulatedClock, to target: SimulatedClock.Instant) async throws {
+    try await quiesce(clock)
+    while clock.wakeNext(through: target) { try await quiesce(clock) }
+    clock.move(to: target)
+  }
+
+  /// Waits until every running effect of the store sleeps on `clock`: whatever a woken timer sends is
+  /// recorded, and the timers it starts are asleep.
+  func quiesce(_ clock: SimulatedClock) async throws {
+    let deadline = ContinuousClock.now.advanced(by: timerLimit)
+    var spins = 0
+    while store.runningEffectCount != clock.sleeperCount {
+      guard ContinuousClock.now < deadline else { throw InboxError.timerStalled(timerLimit) }
+      spins += 1
+      if spins < 64 { await Task.yield() } else { try await Task.sleep(for: .milliseconds(1)) }
+    }
+  }
+
+  /// Restarts the timers of a state recovered from the log (effects are never replayed).
+  func resumeTimers() {
+    if state.list.table.isAnimating || state.editingID != nil {
+      store.send(.list(.resumeTimers(at: now)), from: .system)
+    }
+    resumeCarousel()
+  }
+
+  /// Restarts the carousel's timer when the state (reopened, or restored by undo or redo) has it scrolling.
+  func resumeCarousel() {
+    guard state.carousel.runningAnimationID != nil else { return }
+    store.send(.carousel(.resumeAnimation(at: now)), from: .system)
   }
 
   // MARK: Selection and carousel
@@ -97,13 +174,13 @@ public final class InboxSession {
     let current = state.selectedID.flatMap { rows.index(id: $0) } ?? 0
     let target = Swift.min(Swift.max(0, current + offset), rows.count - 1)
     if rows[target].id != state.selectedID || !state.list.table.openRowIDs.isEmpty {
-      send(.select(id: rows[target].id))
+      send(.select(id: rows[target].id, at: now))
     }
   }
 
   /// Scrolls the attachments carousel by `items` (animated).
   public func scrollCarousel(by items: Int) {
-    send(.carousel(.scrollByItems(items, animated: true)))
+    send(.carousel(.scrollByItems(items, animated: true, at: now)))
   }
 
   // MARK: Undo
@@ -113,6 +190,7 @@ public final class InboxSession {
     guard store.canUndo else { return }
     store.undo()
     closeSwipes()
+    resumeCarousel()
   }
 
   /// Redoes the last undone step, then closes any swipe cell the restored state left open.
@@ -120,13 +198,14 @@ public final class InboxSession {
     guard store.canRedo else { return }
     store.redo()
     closeSwipes()
+    resumeCarousel()
   }
 
-  /// Closes every open swipe cell at once.
+  /// Closes every open or moving swipe cell at once.
   public func closeSwipes() {
     let table = state.list.table
-    if !table.openRowIDs.isEmpty || !table.animatingRowIDs.isEmpty {
-      send(.list(.closeAll(animated: false)))
+    if !table.openRowIDs.isEmpty || table.isAnimating {
+      send(.list(.closeAll(animated: false, at: now)))
     }
   }
 
@@ -159,10 +238,13 @@ final class DiagnosticLog: Sendable {
 public enum InboxError: Error, CustomStringConvertible {
   /// The log directory cannot be used.
   case directory(String, String)
+  /// A timer woke on the simulated clock but its event was not recorded within this much real time.
+  case timerStalled(Duration)
 
   public var description: String {
     switch self {
     case .directory(let path, let reason): "cannot use the directory \(path): \(reason)"
+    case .timerStalled(let limit): "a timer's event was not recorded within \(limit) of real time"
     }
   }
 }

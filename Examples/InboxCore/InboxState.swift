@@ -2,7 +2,7 @@ import Rewind
 import RewindComponents
 
 /// The whole state of the inbox: the rows (each with its swipe cell and subject editor), the archive, the
-/// selection, the attachments carousel of the selected mail, and the time of the last display frame.
+/// selection, the attachments carousel of the selected mail, and the display time of the latest action.
 ///
 /// Everything here is data: `Equatable` to compare a replayed state with the live one, `Codable` so the
 /// file journal can snapshot it. Closures (validation rules, button handlers) live in ``InboxFeature``.
@@ -17,7 +17,8 @@ public struct InboxState: Equatable, Sendable, Codable {
   public var editingID: Int?
   /// The attachments carousel of the selected mail.
   public var carousel: CarouselState
-  /// The time of the latest display frame, in seconds: the clock every animation and auto-save reads.
+  /// The display time, in seconds, of the latest action that carried one: where a reopened session's
+  /// clock continues from.
   public var now: Double
   /// A one-line message for the user (a refused edit, what was archived); cleared by the next message.
   public var notice: String?
@@ -32,7 +33,8 @@ public struct InboxState: Equatable, Sendable, Codable {
     self.now = now
     notice = nil
     selectedID = nil
-    if let first = mails.first { InboxFeature.select(first.id, in: &self) }
+    // Nothing moves in a new inbox, so selecting starts no timer: its effect is empty.
+    if let first = mails.first { _ = feature.select(first.id, in: &self) }
   }
 
   /// The mails in display order.
@@ -41,8 +43,10 @@ public struct InboxState: Equatable, Sendable, Codable {
   /// The selected mail.
   public var selectedMail: Mail? { selectedID.flatMap { list.rows[id: $0]?.item } }
 
-  /// Whether a swipe animation or a carousel scroll still needs display frames.
-  public var isAnimating: Bool { !list.table.animatingRowIDs.isEmpty || carousel.needsTicks }
+  /// Whether something moves, so the screen should be redrawn each frame: a swipe animation or a carousel
+  /// scroll, both sampled at draw time.
+  public var isAnimating: Bool { list.table.isAnimating || carousel.isAnimating(at: now) }
+
 }
 
 extension InboxState {

@@ -1,9 +1,7 @@
 import Rewind
-import Synchronization
-import Testing
 
-/// A store for tests that makes the test account for everything: every state change, every action an
-/// effect sends, every effect still running, and every diagnostic.
+/// A store for tests that makes the test account for what happens: state changes, actions that effects
+/// send, effects still running, diagnostics.
 ///
 /// ```swift
 /// @Test func counting() async {
@@ -14,30 +12,45 @@ import Testing
 /// }
 /// ```
 ///
-/// A mismatch is recorded as a Swift Testing issue with a diff of the expected and actual state
-/// (`−` expected, `+` actual).
+/// By default it is exhaustive: every change must be asserted. Large features set ``exhaustivity`` to
+/// ``Exhaustivity/off`` and assert only what each test names (see Docs/Testing.md).
+///
+/// Effects see test dependencies: each key's `testValue`, the store's ``clock`` as the clock, and the
+/// overrides given to the initializer. Waiting for an action is driven by the store, not by polling the
+/// wall clock: `receive` returns as soon as an effect's action is recorded, and fails at once when no
+/// effect is left that could send one.
+///
+/// A failure is reported to the running test's framework: as a Swift Testing issue, or through
+/// `XCTFail` in an XCTest test. State mismatches come with a diff (`−` expected, `+` actual).
 public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
-  /// The clock that stamps events and that effects in the reducer may sleep on.
+  /// The clock that stamps events and that effects sleep on (it is their `DependencyValues.clock`).
   public let clock: ManualClock
   /// The store under test.
   public let store: Store<State, Action>
-  /// How long ``receive(_:timeout:sourceLocation:assert:)`` and ``finish(timeout:sourceLocation:)`` wait
-  /// for effects. A guard against a test that would hang, not a speed requirement.
-  public var timeout: Duration = .seconds(2)
+  /// How long `receive` and ``finish(timeout:fileID:filePath:line:column:)`` wait for effects in real
+  /// time before failing: a guard for an effect that never sends, not a speed requirement. Waiting ends
+  /// sooner when an action arrives, and at once when no effect is running.
+  public var timeout: Duration = .seconds(10)
+  /// How much the test must assert; exhaustive by default.
+  public var exhaustivity: Exhaustivity = .on
 
-  /// The state as the test has asserted it so far.
-  public private(set) var state: State
+  /// The state as the test has asserted it so far (when not exhaustive, the actual state after the last
+  /// event the test handled or skipped).
+  public internal(set) var state: State
+  /// What a non-exhaustive test passed over, in order: state changes not asserted, received actions,
+  /// effects cancelled. Kept only with ``Exhaustivity/off(showSkippedAssertions:)`` set to true.
+  public internal(set) var skipped: [String] = []
 
-  private let journal: InMemoryJournal<Action>
-  private let recorder: StateRecorder<State>
-  private let diagnostics = DiagnosticInbox()
-  private var eventsTaken: UInt64 = 0
-  private var statesTaken = 0
-  private var received: [Record] = []
-  private var isFinished = false
-  private let creationLocation: SourceLocation
+  let journal: InMemoryJournal<Action>
+  let recorder: StateRecorder<State>
+  let diagnostics = DiagnosticInbox()
+  var eventsTaken: UInt64 = 0
+  var statesTaken = 0
+  var received: [Record] = []
+  var isFinished = false
+  let creationLocation: TestLocation
 
-  private struct Record {
+  struct Record {
     var event: Event<Action>
     var state: State
   }
@@ -47,33 +60,59 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
   /// - Parameters:
   ///   - initialState: the state before the first action.
   ///   - reducer: the reducer under test.
-  ///   - clock: stamps events; advance it to wake effects that sleep on it.
+  ///   - clock: stamps events and is the effects' clock; advance it to wake effects that sleep on it.
   ///   - actor: recorded as the actor of the events.
-  ///   - history: the undo policy, for tests of ``undo(sourceLocation:assert:)`` and ``redo(sourceLocation:assert:)``.
-  ///   - sourceLocation: where a store released without `finish()` reports what it left unchecked (the
-  ///     caller, by default).
+  ///   - history: the undo policy, for tests of ``undo(fileID:filePath:line:column:assert:)`` and
+  ///     ``redo(fileID:filePath:line:column:assert:)``.
+  ///   - fileID: the file where a store released without `finish()` reports what it left unchecked, and
+  ///     where a call to an unimplemented dependency is reported (the caller's, by default).
+  ///   - filePath: the same file's path.
+  ///   - line: the line of those reports.
+  ///   - column: their column.
+  ///   - dependencies: overrides the test values that effects see. The store starts from each key's
+  ///     `testValue`, with `DependencyValues.clock` set to `clock`, `DependencyValues.date` reading
+  ///     `clock`, and `DependencyValues.uuid` counting up from zero. An effect that calls an unimplemented
+  ///     dependency fails the test at once, naming it.
   public init<R: Reducer & Sendable>(
     initialState: State,
     reducer: R,
     clock: ManualClock = ManualClock(),
     actor: String? = nil,
     history: HistoryConfiguration<Action> = .standard,
-    sourceLocation: SourceLocation = #_sourceLocation
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column,
+    dependencies: (inout DependencyValues) -> Void = { _ in }
   ) where R.State == State, R.Action == Action {
     let journal = InMemoryJournal<Action>()
     let recorder = StateRecorder<State>()
     let diagnostics = self.diagnostics
+    let location = TestLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     self.clock = clock
     self.journal = journal
     self.recorder = recorder
     self.state = initialState
-    self.creationLocation = sourceLocation
+    self.creationLocation = location
     // A fresh in-memory journal is empty, so the replay in this initializer cannot fail.
     do {
       self.store = try Store(
         initialState: initialState, reducer: RecordingReducer(base: reducer, recorder: recorder),
         journal: journal, clock: clock, actor: actor, history: history,
-        diagnostics: { diagnostic in diagnostics.append(diagnostic) })
+        diagnostics: { diagnostic in
+          // Fails the test now, from the effect that called it (whose task is the test's), rather than
+          // at the next assertion.
+          if diagnostic.kind == .dependencyUnimplemented {
+            FailureReporter.fail(diagnostic.message, at: location)
+          } else {
+            diagnostics.append(diagnostic)
+          }
+        },
+        dependencies: { values in
+          values.context = .test
+          values.clock = clock
+          values.date = DateGenerator { clock.timestamp() }
+          values.uuid = .incrementing
+          dependencies(&values)
+        })
     } catch {
       preconditionFailure("TestStore: an empty in-memory journal failed to replay: \(error)")
     }
@@ -82,13 +121,14 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
   deinit {
     guard !isFinished else { return }
     takeNewRecords()
-    var problems: [String] = []
-    if !received.isEmpty { problems.append(unhandledReceivedMessage()) }
-    if store.runningEffectCount > 0 { problems.append("\(store.runningEffectCount) effect(s) still running") }
-    if !problems.isEmpty {
-      Issue.record(
-        Comment(rawValue: "TestStore released without finish(): " + problems.joined(separator: "; ")),
-        sourceLocation: creationLocation)
+    if exhaustivity.isOn {
+      var problems: [String] = []
+      if !received.isEmpty { problems.append(unhandledReceivedMessage()) }
+      let running = store.runningEffectCount
+      if running > 0 { problems.append("\(running) effect(s) still running") }
+      if !problems.isEmpty {
+        fail("TestStore released without finish(): " + problems.joined(separator: "; "), creationLocation)
+      }
     }
     store.cancelAllEffects()
   }
@@ -96,117 +136,58 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
   /// Sends `action` and asserts the state change: `assert` turns the state before into the expected state
   /// after; omit it when the action must change nothing.
   ///
-  /// Actions that effects sent earlier must have been received first.
+  /// When exhaustive, actions that effects sent earlier must have been received first. When not,
+  /// they are skipped, and `assert` is checked against the actual state after the action: it need only
+  /// set the fields the test cares about, to absolute values.
   public func send(
     _ action: Action,
     from origin: Origin = .user,
-    sourceLocation: SourceLocation = #_sourceLocation,
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column,
     assert update: ((inout State) throws -> Void)? = nil
   ) {
-    prepareForOwnEvent(what: "sending \(action)", sourceLocation)
+    let location = TestLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    prepareForOwnEvent(what: "sending \(action)", location)
     store.send(action, from: origin)
-    assertOwnEvent(what: "sending \(action)", sourceLocation, update)
+    assertOwnEvent(what: "sending \(action)", location, update)
   }
 
   /// Undoes the newest step through the store and asserts the state change.
   public func undo(
-    sourceLocation: SourceLocation = #_sourceLocation, assert update: ((inout State) throws -> Void)? = nil
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column,
+    assert update: ((inout State) throws -> Void)? = nil
   ) {
-    prepareForOwnEvent(what: "undo", sourceLocation)
+    let location = TestLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    prepareForOwnEvent(what: "undo", location)
     store.undo()
-    assertOwnEvent(what: "undo", sourceLocation, update)
+    assertOwnEvent(what: "undo", location, update)
   }
 
   /// Redoes the newest undone step through the store and asserts the state change.
   public func redo(
-    sourceLocation: SourceLocation = #_sourceLocation, assert update: ((inout State) throws -> Void)? = nil
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column,
+    assert update: ((inout State) throws -> Void)? = nil
   ) {
-    prepareForOwnEvent(what: "redo", sourceLocation)
+    let location = TestLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    prepareForOwnEvent(what: "redo", location)
     store.redo()
-    assertOwnEvent(what: "redo", sourceLocation, update)
-  }
-
-  private func prepareForOwnEvent(what: String, _ sourceLocation: SourceLocation) {
-    reportUnexpectedDiagnostics(sourceLocation)
-    takeNewRecords()
-    if !received.isEmpty {
-      fail("Must handle received actions before \(what): \(unhandledReceivedMessage())", sourceLocation)
-      state = received.last?.state ?? state
-      received.removeAll()
-    }
-  }
-
-  private func assertOwnEvent(
-    what: String, _ sourceLocation: SourceLocation, _ update: ((inout State) throws -> Void)?
-  ) {
-    takeNewRecords()
-    guard let ownIndex = received.firstIndex(where: { !$0.event.metadata.source.isEffect }) else {
-      fail("The store recorded no event for \(what)", sourceLocation)
-      return
-    }
-    let before = ownIndex == 0 ? state : received[ownIndex - 1].state
-    let own = received.remove(at: ownIndex)
-    check(update, from: before, against: own.state, what: "after \(what)", sourceLocation)
-    state = own.state
-  }
-
-  /// Waits for the next action an effect sent, asserts it is `expected`, and asserts the state change.
-  public func receive(
-    _ expected: Action,
-    timeout: Duration? = nil,
-    sourceLocation: SourceLocation = #_sourceLocation,
-    assert update: ((inout State) throws -> Void)? = nil
-  ) async where Action: Equatable {
-    await receive(
-      description: "\(expected)", matching: { $0 == expected }, timeout: timeout,
-      sourceLocation: sourceLocation, assert: update)
-  }
-
-  /// Waits for the next action an effect sent, asserts it satisfies `matches`, and asserts the state change.
-  public func receive(
-    where matches: (Action) -> Bool,
-    timeout: Duration? = nil,
-    sourceLocation: SourceLocation = #_sourceLocation,
-    assert update: ((inout State) throws -> Void)? = nil
-  ) async {
-    await receive(
-      description: "an action matching the predicate", matching: matches, timeout: timeout,
-      sourceLocation: sourceLocation, assert: update)
-  }
-
-  private func receive(
-    description: String, matching matches: (Action) -> Bool, timeout: Duration?,
-    sourceLocation: SourceLocation, assert update: ((inout State) throws -> Void)?
-  ) async {
-    reportUnexpectedDiagnostics(sourceLocation)
-    let deadline = ContinuousClock.now.advanced(by: timeout ?? self.timeout)
-    takeNewRecords()
-    while received.isEmpty, ContinuousClock.now < deadline {
-      try? await Task.sleep(for: .milliseconds(1))
-      takeNewRecords()
-    }
-    guard !received.isEmpty else {
-      fail("Expected to receive \(description), but no action arrived", sourceLocation)
-      return
-    }
-    let record = received.removeFirst()
-    let payload = record.event.action.map { "\($0)" } ?? "\(record.event.payload)"
-    if record.event.action.map(matches) != true {
-      fail(
-        "Received an unexpected action:\n\(stateDiff(expected: description, actual: payload))", sourceLocation
-      )
-    }
-    check(update, from: state, against: record.state, what: "after receiving \(payload)", sourceLocation)
-    state = record.state
+    assertOwnEvent(what: "redo", location, update)
   }
 
   /// Asserts that the next unclaimed diagnostic is of `kind`, and claims it.
-  public func expectDiagnostic(_ kind: Diagnostic.Kind, sourceLocation: SourceLocation = #_sourceLocation) {
+  public func expectDiagnostic(
+    _ kind: Diagnostic.Kind,
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column
+  ) {
+    let location = TestLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     guard let next = diagnostics.takeFirst() else {
-      fail("Expected a \(kind.rawValue) diagnostic, but none was reported", sourceLocation)
+      fail("Expected a \(kind.rawValue) diagnostic, but none was reported", location)
       return
     }
-    if next.kind != kind { fail("Expected a \(kind.rawValue) diagnostic, got: \(next)", sourceLocation) }
+    if next.kind != kind { fail("Expected a \(kind.rawValue) diagnostic, got: \(next)", location) }
   }
 
   /// Accepts every action received so far without asserting it.
@@ -216,31 +197,89 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
     received.removeAll()
   }
 
+  /// Cancels the effects still running, so that ``finish(timeout:fileID:filePath:line:column:)`` does
+  /// not wait for them or fail because of them: for a test that is done with a long-lived effect (a
+  /// timer, a subscription) without stopping it through an action.
+  public func skipInFlightEffects() {
+    let running = store.runningEffectCount
+    store.cancelAllEffects()
+    if running > 0, exhaustivity.showsSkipped { skipped.append("\(running) effect(s) in flight cancelled") }
+  }
+
   /// Ends the test: waits for effects to finish, then fails for any still running, any received action
   /// not asserted, and any diagnostic not expected.
-  public func finish(timeout: Duration? = nil, sourceLocation: SourceLocation = #_sourceLocation) async {
+  ///
+  /// When not exhaustive, received actions are skipped and effects still running are cancelled instead.
+  public func finish(
+    timeout: Duration? = nil,
+    fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    let location = TestLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     isFinished = true
-    let deadline = ContinuousClock.now.advanced(by: timeout ?? self.timeout)
-    while store.runningEffectCount > 0, ContinuousClock.now < deadline {
-      try? await Task.sleep(for: .milliseconds(1))
+    if exhaustivity.isOn {
+      await waitForIdle(timeout: timeout ?? self.timeout)
+      let running = store.runningEffectCount
+      if running > 0 {
+        fail(
+          "\(running) effect(s) still running at the end of the test; cancel them (or call "
+            + "skipInFlightEffects()), or advance the clock so they complete", location)
+        store.cancelAllEffects()
+      }
+      takeNewRecords()
+      if !received.isEmpty { fail(unhandledReceivedMessage(), location) }
+    } else {
+      skipInFlightEffects()
+      takeNewRecords()
+      skip(received, location)
     }
-    let running = store.runningEffectCount
-    if running > 0 {
-      fail(
-        "\(running) effect(s) still running at the end of the test; cancel them, or advance the clock "
-          + "so they complete", sourceLocation)
-      store.cancelAllEffects()
-    }
-    takeNewRecords()
-    if !received.isEmpty { fail(unhandledReceivedMessage(), sourceLocation) }
-    reportUnexpectedDiagnostics(sourceLocation)
+    reportUnexpectedDiagnostics(location)
   }
 
   // MARK: Internals
 
+  func prepareForOwnEvent(what: String, _ location: TestLocation) {
+    reportUnexpectedDiagnostics(location)
+    takeNewRecords()
+    guard !received.isEmpty else { return }
+    if exhaustivity.isOn {
+      fail("Must handle received actions before \(what): \(unhandledReceivedMessage())", location)
+      state = received.last?.state ?? state
+      received.removeAll()
+    } else {
+      skip(received, location)
+    }
+  }
+
+  func assertOwnEvent(
+    what: String, _ location: TestLocation, _ update: ((inout State) throws -> Void)?
+  ) {
+    takeNewRecords()
+    guard let ownIndex = received.firstIndex(where: { !$0.event.metadata.source.isEffect }) else {
+      fail("The store recorded no event for \(what)", location)
+      return
+    }
+    let before = ownIndex == 0 ? state : received[ownIndex - 1].state
+    let own = received.remove(at: ownIndex)
+    check(update, from: before, against: own.state, what: "after \(what)", location)
+    state = own.state
+  }
+
+  /// Skips `records` (received actions a non-exhaustive test does not assert), moving the state on.
+  func skip(_ records: [Record], _ location: TestLocation) {
+    guard let last = records.last else { return }
+    if exhaustivity.showsSkipped {
+      let list = records.map { "#\($0.event.sequence) \($0.event.payload)" }.joined(separator: ", ")
+      skipped.append("\(records.count) received action(s) skipped: \(list)")
+      FailureReporter.note("Skipped receiving \(list)", at: location)
+    }
+    state = last.state
+    received.removeAll { record in records.contains { $0.event.sequence == record.event.sequence } }
+  }
+
   /// Pairs each new event with the state after it: the recorded state for an action, the rebuilt state
   /// for a history command (which does not run the reducer).
-  private func takeNewRecords() {
+  func takeNewRecords() {
     let newest = journal.lastSequence
     guard newest > eventsTaken, let events = try? journal.events(in: (eventsTaken + 1)...newest) else {
       return
@@ -264,77 +303,50 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
     statesTaken += nextState
   }
 
-  private func check(
+  /// Checks `update` against the state `actual` after an event.
+  ///
+  /// Exhaustive: `update` applied to the state `before` must give `actual`. Not exhaustive: `update`
+  /// applied to `actual` must leave it unchanged, so only the fields it sets are checked.
+  func check(
     _ update: ((inout State) throws -> Void)?, from before: State, against actual: State, what: String,
-    _ sourceLocation: SourceLocation
+    _ location: TestLocation
   ) {
-    var expected = before
+    var expected = exhaustivity.isOn ? before : actual
     do {
       try update?(&expected)
     } catch {
-      fail("The assertion closure threw \(error)", sourceLocation)
+      fail("The assertion closure threw \(error)", location)
       return
     }
     if expected != actual {
       fail(
         "State \(what) differs from the expected state (− expected, + actual):\n"
-          + stateDiff(expected: expected, actual: actual), sourceLocation)
+          + stateDiff(expected: expected, actual: actual), location)
+      return
+    }
+    guard exhaustivity.showsSkipped else { return }
+    var exhaustive = before
+    try? update?(&exhaustive)
+    if exhaustive != actual {
+      let diff = stateDiff(expected: exhaustive, actual: actual)
+      skipped.append("State changes \(what) not asserted:\n\(diff)")
+      FailureReporter.note(
+        "State changes \(what) not asserted (− unasserted, + actual):\n\(diff)", at: location)
     }
   }
 
-  private func unhandledReceivedMessage() -> String {
+  func unhandledReceivedMessage() -> String {
     "\(received.count) received action(s) not asserted: "
       + received.map { "#\($0.event.sequence) \($0.event.payload)" }.joined(separator: ", ")
   }
 
-  private func reportUnexpectedDiagnostics(_ sourceLocation: SourceLocation) {
+  func reportUnexpectedDiagnostics(_ location: TestLocation) {
     for diagnostic in diagnostics.takeAll() {
-      fail(
-        "Unexpected diagnostic: \(diagnostic). Claim it with expectDiagnostic(_:) if intended.",
-        sourceLocation)
+      fail("Unexpected diagnostic: \(diagnostic). Claim it with expectDiagnostic(_:) if intended.", location)
     }
   }
 
-  private func fail(_ message: String, _ sourceLocation: SourceLocation) {
-    Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
-  }
-}
-
-/// Diagnostics reported by the store, waiting to be claimed or flagged.
-final class DiagnosticInbox: Sendable {
-  private let pending = Locked<[Diagnostic]>([])
-
-  func append(_ diagnostic: Diagnostic) { pending.withLock { $0.append(diagnostic) } }
-
-  func takeFirst() -> Diagnostic? { pending.withLock { $0.isEmpty ? nil : $0.removeFirst() } }
-
-  func takeAll() -> [Diagnostic] {
-    pending.withLock { pending in
-      defer { pending.removeAll() }
-      return pending
-    }
-  }
-}
-
-/// Keeps a copy of the state after every reduce, in order.
-final class StateRecorder<State: Sendable>: Sendable {
-  private let recorded = Locked<[State]>([])
-
-  func append(_ state: State) { recorded.withLock { $0.append(state) } }
-
-  func states(from index: Int) -> [State] {
-    recorded.withLock { Array($0.dropFirst(index)) }
-  }
-}
-
-/// Runs a reducer and records the state after each action.
-struct RecordingReducer<Base: Reducer & Sendable>: Reducer, Sendable where Base.State: Sendable {
-  let base: Base
-  let recorder: StateRecorder<Base.State>
-
-  func reduce(into state: inout Base.State, action: Base.Action) -> Effect<Base.Action> {
-    let effect = base.reduce(into: &state, action: action)
-    recorder.append(state)
-    return effect
+  func fail(_ message: String, _ location: TestLocation) {
+    FailureReporter.fail(message, at: location)
   }
 }

@@ -4,6 +4,7 @@
 import Foundation
 import Rewind
 import RewindLog
+import RewindTestSupport
 
 #if canImport(Glibc)
   import Glibc
@@ -11,26 +12,79 @@ import RewindLog
   import Darwin
 #endif
 
-/// The action the harness writes; its content is a function of the sequence number, so the parent can
-/// check every recovered event.
-struct CrashAction: Codable, Sendable, Equatable {
-  var value: UInt64
-  var text: String
-
-  init(_ sequence: UInt64) {
-    value = sequence &* 2_654_435_761
-    text = "event-" + String(sequence)
-  }
-}
-
 func report(_ line: String) {
   let bytes = Array((line + "\n").utf8)
   bytes.withUnsafeBytes { _ = write(1, $0.baseAddress, $0.count) }
 }
 
 let arguments = CommandLine.arguments
+
+/// `--faults DIR N`: the driver of Scripts/fault-trials.sh, run under syscall fault injection. Appends N
+/// events through a store, waiting in every way the journal offers (durability, flush, reads, handing to
+/// the OS) and prints `ack S` for each event known durable. Exits 0 when all went well, 1 with the error
+/// when the journal failed; never hangs (the script's `timeout` checks that).
+/// `--check DIR`: reopens the log, reads every event back, checks each against what was appended, and
+/// prints `last S`; exits 1 when the log does not open or an event differs.
+func faultDriver(_ directory: String, count: UInt64) async -> Int32 {
+  do {
+    let journal = try FileJournal<CrashAction>(
+      directory: directory, options: FileJournalOptions(durability: .grouped(), segmentSize: 4 << 10))
+    var sequence = journal.lastSequence
+    report("open \(sequence)")
+    while sequence < count {
+      sequence += 1
+      try journal.append(crashEvent(sequence))
+      switch sequence % 5 {
+      case 0:
+        try await journal.waitForDurability(through: sequence)
+        report("ack \(sequence)")
+      case 1:
+        try journal.flush()
+        report("ack \(sequence)")
+      case 2: _ = try journal.events(in: (sequence > 3 ? sequence - 3 : 1)...sequence)
+      case 3: try journal.waitUntilHandedToOS()
+      default:
+        _ = try journal.inspect(from: sequence)
+        // A snapshot now and then: temp file, sync, rename, directory sync.
+        if sequence % 20 == 4 { try journal.writeSnapshot(sequence, at: sequence) }
+      }
+    }
+    try journal.close()
+    report("ack \(sequence)")
+    return 0
+  } catch {
+    FileHandle.standardError.write(Data("rewind-crash-child: \(error)\n".utf8))
+    return 1
+  }
+}
+
+func checkLog(_ directory: String) -> Int32 {
+  do {
+    let journal = try FileJournal<CrashAction>(directory: directory)
+    var last: UInt64 = 0
+    try journal.forEachEvent(from: 1) { event in
+      guard event == crashEvent(event.sequence) else { throw CheckFailure(sequence: event.sequence) }
+      last = event.sequence
+    }
+    try journal.close()
+    report("last \(last)")
+    return 0
+  } catch {
+    FileHandle.standardError.write(Data("rewind-crash-child --check: \(error)\n".utf8))
+    return 1
+  }
+}
+
+struct CheckFailure: Error { var sequence: UInt64 }
+
+if arguments.count >= 4, arguments[1] == "--faults" {
+  exit(await faultDriver(arguments[2], count: UInt64(arguments[3]) ?? 100))
+}
+if arguments.count >= 3, arguments[1] == "--check" {
+  exit(checkLog(arguments[2]))
+}
 guard arguments.count >= 2 else {
-  FileHandle.standardError.write(Data("usage: rewind-crash-child <directory>\n".utf8))
+  FileHandle.standardError.write(Data("usage: rewind-crash-child <directory> | --faults DIR N | --check DIR\n".utf8))
   exit(2)
 }
 do {
@@ -42,11 +96,7 @@ do {
   while true {
     for _ in 0..<Int.random(in: 1...8, using: &generator) {
       sequence += 1
-      try journal.append(
-        Event(
-          sequence: sequence, timestamp: Date(timeIntervalSince1970: Double(sequence)),
-          metadata: EventMetadata(actor: "crash", source: .user, correlationID: CorrelationID(rawValue: sequence)),
-          action: CrashAction(sequence)))
+      try journal.append(crashEvent(sequence))
     }
     try await journal.waitForDurability(through: sequence)
     report(String(sequence))

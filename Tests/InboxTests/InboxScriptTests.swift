@@ -1,5 +1,9 @@
 import Foundation
+import InboxCore
+import Rewind
+import RewindLog
 import Testing
+import RewindTestSupport
 
 /// The README's main command as a test: the real `Inbox` executable, its output checked line by line.
 @Suite struct InboxScriptTests {
@@ -22,7 +26,7 @@ import Testing
   }
 
   @Test func scriptedRunShowsEventsChangesetsUndoReplayAndVerification() throws {
-    let directory = TemporaryDirectory("script")
+    let directory = TemporaryDirectory("script", create: false)
     let run = try runInbox(["--directory", directory.path])
     #expect(!run.timedOut, "Inbox did not finish within the time limit; output so far:\n\(run.output)")
     #expect(run.status == 0, "Inbox exited with \(run.status):\n\(run.output)")
@@ -38,7 +42,11 @@ import Testing
     expectLine("] toggle flag of #2", "the flag decision")
     expectLine("[effect of #", "decisions are sent by effects, naming their cause")
     expectLine("] archive #3", "the full swipe archives")
-    expectLine("[system]", "display frames come from the system")
+    expectLine("animation 1 finished", "an animation's end is one event")
+    #expect(
+      lines.contains { $0.contains("who archived #3?") && $0.contains("finished ← #") && $0.hasSuffix("by you") },
+      "the archive's causes lead to the person's swipe:\n\(run.output)")
+    expectLine("no frame is recorded", "the screen samples the animation without sending frames")
     expectLine("begin transaction “Edit Subject”", "an edit is a transaction")
     expectLine("Not saved: A subject cannot be empty", "the empty subject is refused")
     expectLine("auto-saved draft: “Lunch on Friday at noon?”", "auto-save")
@@ -62,7 +70,7 @@ import Testing
   }
 
   @Test func repeatedRunsContinueTheSameLog() throws {
-    let directory = TemporaryDirectory("repeat")
+    let directory = TemporaryDirectory("repeat", create: false)
     let first = try runInbox(["--script", "--directory", directory.path])
     #expect(first.status == 0 && !first.timedOut, "\(first.output)")
     let second = try runInbox(["--script", "--directory", directory.path])
@@ -83,11 +91,62 @@ import Testing
   }
 
   @Test func theInteractiveModeWithoutATerminalIsRefusedAndCreatesNothing() throws {
-    let directory = TemporaryDirectory("no-terminal")
+    let directory = TemporaryDirectory("no-terminal", create: false)
     let run = try runInbox(["--interactive", "--directory", directory.path])
     #expect(run.status == 2)
     #expect(run.output.contains("needs a terminal"), "\(run.output)")
     #expect(!FileManager.default.fileExists(atPath: directory.path))
+  }
+
+  @Test func theScriptedLogHoldsIntentsNotDisplayFrames() async throws {
+    let directory = TemporaryDirectory("intents", create: false)
+    let run = try runInbox(["--directory", directory.path])
+    #expect(run.status == 0 && !run.timedOut, "\(run.output)")
+    let journal = try FileJournal<InboxAction>(directory: directory.path)
+    let events = try journal.events(in: 1...journal.lastSequence)
+    try journal.close()
+    var counts: [String: Int] = [:]
+    for event in events { counts[Self.kind(of: event), default: 0] += 1 }
+    // What a person did, and the events that matter: nothing else.
+    #expect(counts["swipe gesture"] == 9, "two swipes of four events, one tap: \(counts)")
+    #expect(counts["swipe animation finished"] == 3, "\(counts)")
+    #expect(counts["auto-save"] == 1, "\(counts)")
+    #expect(counts["decision"] == 2, "a flag and an archive: \(counts)")
+    // The carousel: one scroll request and its end, sent by the carousel's timer and caused by the request.
+    #expect(counts["carousel request"] == 1 && counts["carousel scroll finished"] == 1, "\(counts)")
+    let scroll = try #require(
+      events.first { if case .carousel(.scrollByItems) = $0.action { true } else { false } })
+    let finished = try #require(events.first { Self.kind(of: $0) == "carousel scroll finished" })
+    #expect(finished.metadata.source == .effect(cause: scroll.sequence))
+    #expect(finished.metadata.actor == scroll.metadata.actor)
+    // No display frames at all: every event is one of the kinds above, or selection and editing.
+    let known: Set = [
+      "swipe gesture", "swipe animation finished", "auto-save", "decision", "carousel request",
+      "carousel scroll finished", "select", "edit", "list", "history command", "reset",
+    ]
+    #expect(Set(counts.keys).isSubset(of: known), "\(counts)")
+    #expect(counts.values.reduce(0, +) == events.count)
+    #expect(!events.contains { $0.metadata.source == .system }, "frames are system events")
+  }
+
+  /// The kind of an event of the inbox's log, for counting.
+  static func kind(of event: Event<InboxAction>) -> String {
+    guard let action = event.action else { return "history command" }
+    switch action {
+    case .list(.swipe(let addressed)):
+      if case .animationFinished = addressed.action { return "swipe animation finished" }
+      return "swipe gesture"
+    case .list(.edit(let addressed)):
+      if case .autoSaveFired = addressed.action { return "auto-save" }
+      return "edit"
+    case .list: return "list"
+    case .carousel(.animationFinished): return "carousel scroll finished"
+    case .carousel: return "carousel request"
+    case .select: return "select"
+    case .toggleFlag, .archive, .delete: return "decision"
+    case .resetToSample: return "reset"
+    case .getMail, .received, .getMailFailed: return "mail server"
+    }
   }
 
   func verifiedEventCount(_ output: String) -> Int? {

@@ -7,12 +7,13 @@ import Darwin
 import RewindLog
 import InboxCore
 import Testing
+import RewindTestSupport
 
 /// The interactive mode through a pseudo-terminal: keys in, screen out.
 @Suite struct InboxTerminalTests {
   @Test func archiveUndoEditAndQuitThroughAPseudoTerminal() throws {
     let executable = try #require(inboxExecutable(), "the Inbox executable is not built; run `swift build` first")
-    let directory = TemporaryDirectory("terminal")
+    let directory = TemporaryDirectory("terminal", create: false)
     let terminal = try PseudoTerminal(executable, ["--interactive", "--directory", directory.path])
     defer { terminal.stop() }
 
@@ -64,7 +65,7 @@ import Testing
 extension InboxTerminalTests {
   @Test func sigintRestoresTheTerminal() throws {
     let executable = try #require(inboxExecutable(), "the Inbox executable is not built; run `swift build` first")
-    let directory = TemporaryDirectory("sigint")
+    let directory = TemporaryDirectory("sigint", create: false)
     let terminal = try PseudoTerminal(executable, ["--interactive", "--directory", directory.path])
     defer { terminal.stop() }
     try terminal.waitForScreen("the initial list") { $0.list.count == 4 }

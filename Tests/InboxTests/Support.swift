@@ -1,17 +1,6 @@
 import Foundation
 import Synchronization
-
-/// A fresh directory under the system's temporary directory, removed when released.
-final class TemporaryDirectory {
-  let path: String
-
-  init(_ name: String) {
-    path = FileManager.default.temporaryDirectory
-      .appendingPathComponent("rewind-inbox-\(name)-\(UUID().uuidString)").path
-  }
-
-  deinit { try? FileManager.default.removeItem(atPath: path) }
-}
+import RewindTestSupport
 
 /// The built `Inbox` executable: next to the test bundle (the test target depends on it, so `swift test`
 /// builds it), or `REWIND_INBOX` when set.

@@ -3,6 +3,7 @@ import Rewind
 import RewindTesting
 import Synchronization
 import Testing
+import RewindTestSupport
 
 @testable import RewindLog
 

@@ -1,6 +1,7 @@
 import Foundation
 import Rewind
 import RewindLog
+import RewindTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -8,17 +9,6 @@ import Testing
 #elseif canImport(Darwin)
   import Darwin
 #endif
-
-/// The action of `rewind-crash-child`; the same definition, so the parent can decode and check it.
-struct CrashAction: Codable, Sendable, Equatable {
-  var value: UInt64
-  var text: String
-
-  init(_ sequence: UInt64) {
-    value = sequence &* 2_654_435_761
-    text = "event-" + String(sequence)
-  }
-}
 
 /// The kill -9 harness: a child process appends with grouped durability and reports each acknowledged
 /// sequence number over a pipe; the parent kills it at a random moment, reopens the log and checks that

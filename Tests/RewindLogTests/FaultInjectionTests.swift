@@ -1,6 +1,7 @@
 import Foundation
 import Rewind
 import Testing
+import RewindTestSupport
 
 @testable import RewindLog
 
@@ -111,5 +112,49 @@ import Testing
     #expect(reopened.lastSequence <= 1)
     try reopened.append(event(reopened.lastSequence + 1))
     try reopened.flush()
+  }
+}
+
+/// Item 3 of "Failure paths": what reopening reports durable is what a successful sync covered.
+@Suite struct ReopenDurabilityTests {
+  /// Events 6...8 are written but their sync fails; the journal is closed and reopened from the same page
+  /// cache (the process went on). What the reopened journal calls durable must survive a power cut.
+  @Test(arguments: UInt64(0)..<20)
+  func reopeningSyncsWhatItReportsDurable(seed: UInt64) throws {
+    let fileSystem = FaultyFileSystem(seed: seed)
+    let journal = try FileJournal<Note>(directory: "/log", options: testOptions, fileSystem: fileSystem)
+    for sequence in UInt64(1)...5 { try journal.append(event(sequence)) }
+    try journal.flush()
+    fileSystem.failNext(.sync, code: EIO)
+    // The committer may fail the sync of event 6 before 7 is appended: later appends then throw.
+    for sequence in UInt64(6)...8 { try? journal.append(event(sequence)) }
+    #expect(throws: FileJournalError.self) { try journal.flush() }
+    #expect(journal.durableSequence == 5)
+    try? journal.close()
+
+    let reopened = try FileJournal<Note>(directory: "/log", options: testOptions, fileSystem: fileSystem)
+    let durable = reopened.durableSequence
+    #expect(durable == reopened.lastSequence)
+    let crashed = fileSystem.powerLoss(seed: seed)
+    try reopened.close()
+    let recovered = try FileJournal<Note>(directory: "/log", options: testOptions, fileSystem: crashed)
+    #expect(recovered.lastSequence >= durable, "seed \(seed): reported \(durable) durable, \(recovered.lastSequence) survived")
+    try recovered.close()
+  }
+
+  @Test func aSyncThatFailsOnReopenRefusesToOpen() throws {
+    let fileSystem = FaultyFileSystem(seed: 2)
+    try appendNotes(3, to: fileSystem)
+    fileSystem.failNext(.sync, code: EIO)
+    #expect {
+      _ = try FileJournal<Note>(directory: "/log", options: testOptions, fileSystem: fileSystem)
+    } throws: { error in
+      if case FileJournalError.io(let cause) = error { return cause.operation == "sync" && cause.code == EIO }
+      return false
+    }
+    // The directory was released: a later open works.
+    let reopened = try FileJournal<Note>(directory: "/log", options: testOptions, fileSystem: fileSystem)
+    #expect(reopened.durableSequence == 3)
+    try reopened.close()
   }
 }

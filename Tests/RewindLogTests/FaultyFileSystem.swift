@@ -1,6 +1,7 @@
 import Rewind
 import Foundation
 import RewindLog
+import Dispatch
 import Synchronization
 
 #if canImport(Glibc)
@@ -24,6 +25,11 @@ final class FaultyFileSystem: LogFileSystem {
     var pending: [Pending] = []
   }
 
+  /// The operations that can be made to fail.
+  enum Operation: Sendable, Hashable, CaseIterable {
+    case open, write, sync, truncate, rename, syncDirectory
+  }
+
   struct Model: Sendable {
     var inodes: [Int: Inode] = [:]
     var nextInode = 1
@@ -31,8 +37,13 @@ final class FaultyFileSystem: LogFileSystem {
     var durableNames: [String: Int] = [:]
     var directories: Set<String> = []
     var locks: Set<String> = []
-    /// Writes and syncs performed so far.
+    /// Operations of the kinds in `failing` performed so far.
     var operations = 0
+    /// The kinds of operation that count towards `failAt`: writes and syncs unless told otherwise.
+    var failing: Set<Operation> = [.write, .sync, .syncDirectory]
+    /// When set, the failing operation waits here (after `reached` signals) before it fails, so a test
+    /// can queue waiters while the committer is inside it.
+    var pause: (reached: DispatchSemaphore, release: DispatchSemaphore)?
     /// Fail the operation with this index (1-based) and, when sticky, every one after it.
     var failAt: Int?
     var failCode: Int32 = EIO
@@ -44,6 +55,19 @@ final class FaultyFileSystem: LogFileSystem {
 
   init(seed: UInt64, failAt: Int? = nil, failCode: Int32 = EIO, sticky: Bool = false) {
     model = Locked(Model(failAt: failAt, failCode: failCode, sticky: sticky, generator: TestRandom(seed: seed)))
+  }
+
+  /// Makes the next operation of `kind` fail with `code` (and every later one when `sticky`); counts only
+  /// operations of that kind from now on.
+  func failNext(_ kind: Operation, code: Int32, sticky: Bool = false, pause: (DispatchSemaphore, DispatchSemaphore)? = nil) {
+    model.withLock { model in
+      model.failing = [kind]
+      model.operations = 0
+      model.failAt = 1
+      model.failCode = code
+      model.sticky = sticky
+      model.pause = pause.map { (reached: $0.0, release: $0.1) }
+    }
   }
 
   private init(model: Model) { self.model = Locked(model) }
@@ -101,17 +125,34 @@ final class FaultyFileSystem: LogFileSystem {
     }
   }
 
-  /// Counts an operation and says whether it must fail.
-  fileprivate func shouldFail(_ model: inout Model) -> Int32? {
+  /// Counts an operation of `kind` and says whether it must fail.
+  fileprivate func shouldFail(_ model: inout Model, _ kind: Operation) -> Int32? {
+    guard model.failing.contains(kind) else { return nil }
     model.operations += 1
     guard let failAt = model.failAt else { return nil }
     if model.operations == failAt || (model.sticky && model.operations > failAt) { return model.failCode }
     return nil
   }
 
+  /// Fails an operation of `kind` when it must: after the pause, if one is set (outside the model's lock).
+  fileprivate func check(_ kind: Operation, _ operation: String, _ path: String) throws(IOError) {
+    let (code, pause) = model.withLock { model -> (Int32?, (reached: DispatchSemaphore, release: DispatchSemaphore)?) in
+      let code = shouldFail(&model, kind)
+      defer { if code != nil { model.pause = nil } }
+      return (code, code != nil ? model.pause : nil)
+    }
+    guard let code else { return }
+    if let pause {
+      pause.reached.signal()
+      pause.release.wait()
+    }
+    throw IOError(operation: operation, path: path, code: code)
+  }
+
   // MARK: LogFileSystem
 
   func open(_ path: String, create: Bool) throws(IOError) -> any LogFile {
+    try check(.open, "open", path)
     let id = try model.withLock { model throws(IOError) -> Int in
       if let id = model.names[path] { return id }
       guard create else { throw IOError(operation: "open", path: path, code: ENOENT) }
@@ -140,6 +181,7 @@ final class FaultyFileSystem: LogFileSystem {
   }
 
   func rename(_ source: String, to destination: String) throws(IOError) {
+    try check(.rename, "rename", source)
     try model.withLock { model throws(IOError) in
       guard let id = model.names.removeValue(forKey: source) else { throw IOError(operation: "rename", path: source, code: ENOENT) }
       model.names[destination] = id
@@ -151,8 +193,8 @@ final class FaultyFileSystem: LogFileSystem {
   }
 
   func syncDirectory(_ directory: String) throws(IOError) {
-    try model.withLock { model throws(IOError) in
-      if let code = shouldFail(&model) { throw IOError(operation: "sync", path: directory, code: code) }
+    try check(.syncDirectory, "sync", directory)
+    model.withLock { model in
       let prefix = directory + "/"
       let inDirectory = { (path: String) in path.hasPrefix(prefix) && !path.dropFirst(prefix.count).contains("/") }
       for path in model.durableNames.keys where inDirectory(path) { model.durableNames.removeValue(forKey: path) }
@@ -207,9 +249,17 @@ final class FaultyFile: LogFile {
   }
 
   func write(_ bytes: [UInt8], at offset: UInt64) throws(IOError) {
+    let paused = fileSystem.model.withLock { model in
+      model.pause != nil && model.failing.contains(.write) && model.operations + 1 == model.failAt
+    }
+    if paused, let pause = fileSystem.model.withLock({ $0.pause }) {
+      pause.reached.signal()
+      pause.release.wait()
+    }
     try fileSystem.model.withLock { model throws(IOError) in
       guard var file = model.inodes[inode] else { throw IOError(operation: "write", path: path, code: EBADF) }
-      if let code = fileSystem.shouldFail(&model) {
+      if let code = fileSystem.shouldFail(&model, .write) {
+        model.pause = nil
         // A failed write may still have put part of its bytes in the page cache.
         let torn = Array(bytes.prefix(Int(model.generator.next() % UInt64(bytes.count + 1))))
         FaultyFileSystem.write(torn, at: Int(offset), into: &file.current)
@@ -224,8 +274,8 @@ final class FaultyFile: LogFile {
   }
 
   func sync() throws(IOError) {
+    try fileSystem.check(.sync, "sync", path)
     try fileSystem.model.withLock { model throws(IOError) in
-      if let code = fileSystem.shouldFail(&model) { throw IOError(operation: "sync", path: path, code: code) }
       guard var file = model.inodes[inode] else { return }
       file.durable = file.current
       file.pending = []
@@ -234,6 +284,7 @@ final class FaultyFile: LogFile {
   }
 
   func truncate(to size: UInt64) throws(IOError) {
+    try fileSystem.check(.truncate, "truncate", path)
     fileSystem.model.withLock { model in
       guard var file = model.inodes[inode] else { return }
       FaultyFileSystem.resize(&file.current, to: Int(size))

@@ -1,32 +1,7 @@
 import Foundation
 import Rewind
 import RewindLog
-
-/// The actions the tests journal: an enum with and without payloads.
-enum Note: Codable, Sendable, Equatable {
-  case add(String)
-  case remove(index: Int)
-  case clear
-}
-
-/// A reducer over ``Note``.
-struct Notes: Reducer {
-  struct State: Codable, Sendable, Equatable {
-    var items: [String] = []
-    var removals = 0
-  }
-
-  func reduce(into state: inout State, action: Note) -> Effect<Note> {
-    switch action {
-    case .add(let text): state.items.append(text)
-    case .remove(let index):
-      if state.items.indices.contains(index) { state.items.remove(at: index) }
-      state.removals += 1
-    case .clear: state.items = []
-    }
-    return .none
-  }
-}
+import RewindTestSupport
 
 /// The same action every time for a given sequence number, so recovered events can be checked.
 func note(_ sequence: UInt64) -> Note {
@@ -44,19 +19,6 @@ func event(_ sequence: UInt64) -> Event<Note> {
       actor: sequence % 2 == 0 ? "alice" : nil, source: sequence % 3 == 0 ? .effect(cause: sequence - 1) : .user,
       correlationID: CorrelationID(rawValue: sequence)),
     action: note(sequence))
-}
-
-/// A fresh directory under the system's temporary directory, removed by `cleanup`.
-struct TemporaryDirectory: ~Copyable {
-  let path: String
-
-  init(_ label: String = #function) {
-    let name = "rewindlog-\(label.filter { $0.isLetter || $0.isNumber })-\(UInt64.random(in: 0...UInt64.max))"
-    path = NSTemporaryDirectory() + (NSTemporaryDirectory().hasSuffix("/") ? "" : "/") + name
-    try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-  }
-
-  deinit { try? FileManager.default.removeItem(atPath: path) }
 }
 
 let testOptions = FileJournalOptions(durability: .grouped(), segmentSize: 4096)

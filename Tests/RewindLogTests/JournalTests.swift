@@ -2,6 +2,7 @@ import Foundation
 
 import Rewind
 import Testing
+import RewindTestSupport
 
 @testable import RewindLog
 
@@ -140,4 +141,88 @@ final class DiagnosticLog: Sendable {
   private let entries = Locked<[Diagnostic]>([])
   func add(_ diagnostic: Diagnostic) { entries.withLock { $0.append(diagnostic) } }
   var all: [Diagnostic] { entries.withLock { $0 } }
+}
+
+/// Item 1 of "Failure paths": an event the journal refuses is never reported durable, nor any after it.
+@Suite struct RefusedEventTests {
+  /// An action holding a number, which the JSON codec cannot encode when it is NaN.
+  enum Reading: Codable, Sendable, Equatable {
+    case value(Double)
+  }
+
+  struct Readings: Reducer {
+    func reduce(into state: inout [Double], action: Reading) -> Effect<Reading> {
+      if case .value(let value) = action { state.append(value) }
+      return .none
+    }
+  }
+
+  @Test func anEventTooLargeIsNeverReportedDurableNorAnyLaterOne() async throws {
+    let directory = TemporaryDirectory()
+    let store = try Store.open(
+      directory: directory.path, initialState: Notes.State(), reducer: Notes(), diagnostics: { _ in })
+    let journal = try #require(store.journal as? FileJournal<Note>)
+    for sequence in UInt64(1)...40 {
+      // Event 20 encodes to more than a frame holds (16 MiB).
+      store.send(sequence == 20 ? .add(String(repeating: "x", count: 17 << 20)) : note(sequence))
+      if sequence == 19 { try await store.waitForDurability() }
+    }
+    #expect(store.sequence == 40, "the store goes on in memory")
+    await #expect {
+      try await store.waitForDurability()
+    } throws: { error in
+      guard let refused = error as? RefusedEventError, case FileJournalError.eventTooLarge(20, _)? = refused.reason as? FileJournalError
+      else { return false }
+      return refused.sequence == 20
+    }
+    guard case .failed(let error) = store.journalStatus else {
+      Issue.record("journalStatus is healthy after a refused event")
+      return
+    }
+    #expect((error as? RefusedEventError)?.sequence == 20)
+    // The journal holds 19 events and says so when asked for more.
+    #expect(journal.lastSequence == 19)
+    try await journal.waitForDurability(through: 19)
+    await #expect {
+      try await journal.waitForDurability(through: 40)
+    } throws: { error in
+      if case FileJournalError.eventTooLarge(20, _) = error { return true }
+      return false
+    }
+    try journal.close()
+    let reopened = try Store.open(directory: directory.path, initialState: Notes.State(), reducer: Notes())
+    #expect(reopened.sequence == 19)
+  }
+
+  @Test func anEventTheCodecCannotEncodeIsNeverReportedDurable() async throws {
+    let directory = TemporaryDirectory()
+    let store = try Store.open(
+      directory: directory.path, initialState: [Double](), reducer: Readings(),
+      options: FileJournalOptions(codec: .json), diagnostics: { _ in })
+    store.send(.value(1))
+    try await store.waitForDurability()
+    store.send(.value(.nan))
+    store.send(.value(3))
+    await #expect {
+      try await store.waitForDurability()
+    } throws: { error in
+      guard let refused = error as? RefusedEventError, case FileJournalError.unencodableEvent(2, _)? = refused.reason as? FileJournalError
+      else { return false }
+      return refused.sequence == 2
+    }
+    #expect(store.journalStatus.isFailed)
+    #expect(store.state.count == 3)
+  }
+
+  @Test func aJournalAskedForAnEventItNeverHadSaysSo() async throws {
+    let journal = try FileJournal<Note>(
+      directory: "/log", options: testOptions, fileSystem: FaultyFileSystem(seed: 1))
+    try journal.append(event(1))
+    await #expect(throws: FileJournalError.notAppended(sequence: 5, lastAppended: 1)) {
+      try await journal.waitForDurability(through: 5)
+    }
+    // A read is not a promise: like the in-memory journal's, it returns the events held in the range.
+    #expect(try journal.events(in: 1...5).count == 1)
+    try journal.close()
+  }
 }

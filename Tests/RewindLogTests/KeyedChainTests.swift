@@ -1,6 +1,7 @@
 import Foundation
 import Rewind
 import Testing
+import RewindTestSupport
 
 @testable import RewindLog
 

@@ -1,6 +1,7 @@
 import Foundation
 import Rewind
 import Testing
+import RewindTestSupport
 
 @testable import RewindLog
 
@@ -39,7 +40,7 @@ import Testing
     let name = try #require(try segments(pristine).last)
     let full = try bytes(pristine, name)
     let journal = try open(pristine)
-    let lastFrame = try #require(journal.committer.shared.withLock { $0.frames.last })
+    let lastFrame = try #require(journal.committer.read { $0.frames.last })
     try journal.close()
     for cut in Int(lastFrame.offset)..<full.count {
       let fileSystem = pristine.copy()
@@ -133,7 +134,7 @@ import Testing
     var damaged = try bytes(fileSystem, name)
     // Change an event byte in the second frame and recompute its checksum, as a forger without the chain would.
     let journal = try open(fileSystem)
-    let frames = journal.committer.shared.withLock { $0.frames }
+    let frames = journal.committer.read(\.frames)
     try journal.close()
     let frame = frames[1]
     let start = Int(frame.offset)
@@ -185,7 +186,7 @@ import Testing
     let name = try #require(try segments(pristine).first)
     let original = try bytes(pristine, name)
     let journal = try open(pristine)
-    let frames = journal.committer.shared.withLock { $0.frames }.filter { $0.segment == 0 }
+    let frames = journal.committer.read(\.frames).filter { $0.segment == 0 }
     try journal.close()
     #expect(frames.count >= 3)
     func range(_ index: Int) -> Range<Int> { Int(frames[index].offset)..<Int(frames[index].offset + UInt64(frames[index].size)) }

@@ -2,6 +2,7 @@ import Foundation
 import Rewind
 import RewindTesting
 import Testing
+import RewindTestSupport
 
 @testable import RewindLog
 

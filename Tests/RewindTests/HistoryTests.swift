@@ -205,7 +205,7 @@ private func makeStore(
     #expect(store.state.items.isEmpty)
   }
 
-  @Test func undoAndRedoAreObservedLikeActions() throws {
+  @Test func undoAndRedoAreObservedLikeActions() async throws {
     let store = try makeStore()
     store.send(.add("a"))
     let changed = ObservedOnce()
@@ -215,6 +215,7 @@ private func makeStore(
       changed.mark()
     }
     store.undo()
+    await settleViews(store)  // observers are told on the main actor
     #expect(changed.count == 1)
   }
 

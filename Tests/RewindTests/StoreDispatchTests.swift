@@ -41,20 +41,19 @@ import Testing
     #expect(events.allSatisfy { $0.metadata.correlationID.rawValue == 1 })
   }
 
-  @Test func sendsFromAnObserverAreQueuedAndProcessedBeforeTheOuterSendReturns() {
-    let store = Store(initialState: Trace.State(), reducer: Trace())
-    let observed = ObservedOnce()
-    withObservationTracking {
-      _ = store.state
-    } onChange: {
-      // Runs synchronously inside the outer send, outside the state lock: a reentrant send.
-      observed.mark()
-      store.send(.tap("from observer"))
-      store.send(.tap("second from observer"))
-    }
-    store.send(.tap("outer"))
-    #expect(observed.count == 1)
-    #expect(store.state.log == ["outer", "from observer", "second from observer"])
+  @Test func aSendFromTheDiagnosticsHandlerIsQueuedBehindTheSendThatReported() {
+    let box = StoreBox<Mailbox.State, Mailbox.Action>()
+    let store = Store(
+      initialState: Mailbox.State(), reducer: Mailbox(),
+      diagnostics: { _ in
+        // Inside the send that reported: queued, processed before that send returns.
+        box.store?.send(.startDraft)
+        #expect(box.store?.state.draft == nil, "not yet: the reporting send is still in progress")
+      })
+    box.store = store
+    store.send(.draft(.toggleFlag))
+    #expect(store.state.draft != nil, "processed before the outer send returned")
+    #expect(store.sequence == 2)
   }
 
   @Test func concurrentSendsLoseNothingAndNumberEventsWithoutGaps() async throws {
@@ -93,7 +92,7 @@ import Testing
     }
   }
 
-  @Test func stateIsObservable() {
+  @Test func stateIsObservableOnTheMainActor() async {
     let store = Store(initialState: Counter.State(), reducer: Counter())
     let changed = ObservedOnce()
     withObservationTracking {
@@ -103,8 +102,10 @@ import Testing
     }
     #expect(changed.count == 0)
     store.send(.increment)
+    await settleViews(store)
     #expect(changed.count == 1)
     store.send(.increment)
+    await settleViews(store)
     #expect(changed.count == 1, "withObservationTracking fires once per registration")
   }
 
@@ -141,4 +142,14 @@ final class ObservedOnce: Sendable {
   private nonisolated(unsafe) var calls = 0
   var count: Int { lock.withLock { calls } }
   func mark() { lock.withLock { calls += 1 } }
+}
+
+/// Lets a closure made before a store reach it.
+final class StoreBox<State: Sendable, Action: Sendable>: Sendable {
+  private let lock = NSLock()
+  private nonisolated(unsafe) var stored: Store<State, Action>?
+  var store: Store<State, Action>? {
+    get { lock.withLock { stored } }
+    set { lock.withLock { stored = newValue } }
+  }
 }

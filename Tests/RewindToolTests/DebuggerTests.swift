@@ -1,6 +1,7 @@
 import Foundation
 import RewindLog
 import Testing
+import RewindTestSupport
 
 @testable import RewindTool
 

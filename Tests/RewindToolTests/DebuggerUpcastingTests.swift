@@ -2,6 +2,7 @@ import Foundation
 import Rewind
 import RewindLog
 import Testing
+import RewindTestSupport
 
 @testable import RewindTool
 

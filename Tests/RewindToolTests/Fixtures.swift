@@ -2,34 +2,7 @@ import Foundation
 import Rewind
 import RewindLog
 import RewindTool
-
-/// The actions the tool tests record.
-enum Note: Codable, Sendable, Equatable {
-  case add(String)
-  case remove(index: Int)
-  case rename(index: Int, title: String)
-  case clear
-}
-
-/// A reducer over ``Note``.
-struct Notes: Reducer, Sendable {
-  struct State: Codable, Sendable, Equatable {
-    var items: [String] = []
-    var removals = 0
-  }
-
-  func reduce(into state: inout State, action: Note) -> Effect<Note> {
-    switch action {
-    case .add(let text): state.items.append(text)
-    case .remove(let index):
-      if state.items.indices.contains(index) { state.items.remove(at: index) }
-      state.removals += 1
-    case .rename(let index, let title): if state.items.indices.contains(index) { state.items[index] = title }
-    case .clear: state.items = []
-    }
-    return .none
-  }
-}
+import RewindTestSupport
 
 /// Text no page may execute or be broken by.
 let hostileText = "</script><img src=x onerror=\"document.title='pwned'\">&amp; \u{2028}"
@@ -92,28 +65,6 @@ func writeFixtureLog(
   }
   try journal.close()
   return fixture
-}
-
-/// A fresh directory under the system's temporary directory, removed at deinit.
-final class TemporaryDirectory: Sendable {
-  let path: String
-
-  init(_ label: String = #function) {
-    let name = "rewindtool-\(label.filter { $0.isLetter || $0.isNumber })-\(UInt64.random(in: 0...UInt64.max))"
-    path = (NSTemporaryDirectory() as NSString).appendingPathComponent(name)
-    try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-  }
-
-  func file(_ name: String) -> String { (path as NSString).appendingPathComponent(name) }
-
-  deinit {
-    // REWIND_TOOL_KEEP=1 keeps the logs for a look by hand.
-    if ProcessInfo.processInfo.environment["REWIND_TOOL_KEEP"] != nil {
-      print("kept \(path)")
-    } else {
-      try? FileManager.default.removeItem(atPath: path)
-    }
-  }
 }
 
 /// Runs a command of the standard tool in-process.

@@ -9,6 +9,8 @@ public struct Effect<Action: Sendable>: Sendable {
     case run(Run)
     case cancel(EffectID)
     case diagnostic(Diagnostic)
+    /// Ends the work of children that went away (see ``LifetimeEnd``).
+    case endLifetimes(LifetimeEnd)
   }
 
   @usableFromInline
@@ -20,6 +22,8 @@ public struct Effect<Action: Sendable>: Sendable {
     var priority: TaskPriority? { priorityRawValue.map(TaskPriority.init(rawValue:)) }
     var cancellationIDs: [EffectID] = []
     var cancelInFlight = false
+    /// The child state this work belongs to, outermost first; empty for work of the root.
+    var lifetime: [LifetimeComponent] = []
     var operation: @Sendable (Send<Action>) async throws -> Void
   }
 
@@ -126,11 +130,12 @@ extension Effect.Item {
     case .send(let action): .send(transform(action))
     case .cancel(let id): .cancel(id)
     case .diagnostic(let diagnostic): .diagnostic(diagnostic)
+    case .endLifetimes(let end): .endLifetimes(end)
     case .run(let run):
       .run(
         Effect<T>.Run(
           priorityRawValue: run.priorityRawValue, cancellationIDs: run.cancellationIDs,
-          cancelInFlight: run.cancelInFlight,
+          cancelInFlight: run.cancelInFlight, lifetime: run.lifetime,
           operation: { send in try await run.operation(Send { send(transform($0)) }) }))
     }
   }
@@ -143,6 +148,9 @@ public struct EffectID: Hashable, Sendable, CustomStringConvertible {
 
   /// Wraps `id`.
   public init(_ id: some Hashable & Sendable) { value = AnyHashable(id) }
+
+  /// The wrapped value.
+  @usableFromInline var base: Any { value.base }
 
   public var description: String { "\(value)" }
 }

@@ -27,3 +27,26 @@ extension ActionPath where Root == Value {
   /// The path from an action to itself.
   public static var identity: ActionPath { ActionPath(embed: { $0 }, extract: { $0 }) }
 }
+
+extension ActionPath {
+  /// The path from this path's root to an action nested inside this path's value.
+  ///
+  /// ```swift
+  /// let rowTick = AppAction.rowsPath.appending(.element(id: 7))   // ActionPath<AppAction, Row.Action>
+  /// ```
+  public func appending<Child: Sendable>(_ path: ActionPath<Value, Child>) -> ActionPath<Root, Child> {
+    let (embed, extract) = (self.embed, self.extract)
+    return ActionPath<Root, Child>(
+      embed: { embed(path.embed($0)) },
+      extract: { extract($0).flatMap(path.extract) })
+  }
+
+  /// The path from an element action to the action of the element with `id`.
+  public static func element<ID: Hashable & Sendable>(
+    id: ID
+  ) -> ActionPath where Root == IdentifiedAction<ID, Value> {
+    ActionPath(
+      embed: { IdentifiedAction(id: id, action: $0) },
+      extract: { $0.id == id ? $0.action : nil })
+  }
+}

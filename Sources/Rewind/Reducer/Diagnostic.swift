@@ -1,3 +1,5 @@
+import Foundation
+
 /// Something a reducer or the store noticed that is not an error of the program but deserves attention.
 ///
 /// Diagnostics reach the `diagnostics` handler given to the ``Store`` when it was created; a `TestStore`
@@ -18,6 +20,9 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     /// An action carried a value outside its domain, such as a button index past the last button; the
     /// action changed nothing.
     case invalidInput
+    /// An effect used a dependency that has no implementation in the store's context, such as a test
+    /// value made with ``unimplemented(_:)``; the message names the dependency.
+    case dependencyUnimplemented
   }
 
   /// What kind of thing happened.
@@ -32,4 +37,9 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
   }
 
   public var description: String { "\(kind.rawValue): \(message)" }
+}
+
+/// Prints `diagnostic` as one line on standard error: the default when there is no store to report to.
+func printToStandardError(_ diagnostic: Diagnostic) {
+  FileHandle.standardError.write(Data("[Rewind] \(diagnostic)\n".utf8))
 }

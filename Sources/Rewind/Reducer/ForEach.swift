@@ -23,6 +23,12 @@ extension Reducer {
   /// An action for an id that is not in the collection changes nothing; it is reported as a ``Diagnostic``
   /// (kind ``Diagnostic/Kind/elementMissing``) through the store's diagnostics hook, never a crash.
   ///
+  /// An element's effects belong to it: when an action this reducer runs removes the element (or
+  /// replaces it with another of a different id), its running effects are cancelled, including those of
+  /// reducers nested inside the element. While element effects run under this key path, each action this
+  /// reducer sees looks their element ids up in the collection (a lock and a lookup per running element),
+  /// and returns a cancellation only when one is gone.
+  ///
   /// - Complexity: O(log n) to find the element and change it in place.
   @inlinable
   public func forEach<
@@ -65,6 +71,7 @@ where Element.State: Identifiable, Element.State.ID: Sendable {
       let embed = toElementAction.embed
       if let effect = state[keyPath: toElements].updateElement(id: id, { element.reduce(into: &$0, action: addressed.action) }) {
         elementEffect = effect.map { embed(IdentifiedAction(id: id, action: $0)) }
+          .inLifetime(LifetimeComponent(scope: toElements, element: EffectID(id)))
       } else {
         elementEffect = .diagnostic(
           Diagnostic(
@@ -74,7 +81,24 @@ where Element.State: Identifiable, Element.State.ID: Sendable {
           ))
       }
     }
-    return elementEffect.merge(with: parent.reduce(into: &state, action: action))
+    let effect = elementEffect.merge(with: parent.reduce(into: &state, action: action))
+    guard Effect.mayHaveChildWork(besides: elementEffect) else { return effect }
+    let remaining = state[keyPath: toElements]
+    // Unless this action started element work (which may belong to an element it also removed), look for
+    // an element with running work that is gone before asking the store to end anything.
+    if elementEffect.isNone {
+      let hasGone = runningElements.hasGoneElement(under: toElements) { id in
+        guard let id = id.base as? Element.State.ID else { return true }
+        return remaining.contains(id: id)
+      }
+      if !hasGone { return effect }
+    }
+    // End the work of the elements no longer in the collection.
+    return effect.merge(
+      with: .endLifetimes(under: toElements) { id in
+        guard let id = id?.base as? Element.State.ID else { return false }
+        return remaining.contains(id: id)
+      })
   }
 }
 

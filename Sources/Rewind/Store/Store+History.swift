@@ -1,6 +1,4 @@
 import Foundation
-import Observation
-import Synchronization
 
 // Undo, redo, transactions and time travel. Every operation here that changes state is an event in the
 // log, dispatched through the same gate as actions, so history is complete and replay stays exact.
@@ -31,22 +29,22 @@ extension Store {
   }
 
   /// Whether ``undo(from:)`` would take back a step.
-  public var canUndo: Bool { readHistory { $0.undo.canUndo } }
+  public var canUndo: Bool { engine.readHistory { $0.undo.canUndo } }
 
   /// Whether ``redo(from:)`` would bring back a step.
-  public var canRedo: Bool { readHistory { $0.undo.canRedo } }
+  public var canRedo: Bool { engine.readHistory { $0.undo.canRedo } }
 
   /// The name of the step ``undo(from:)`` would take back, for a menu ("Undo Archive"); `nil` when unnamed
   /// or when there is none.
-  public var undoStepName: String? { readHistory { $0.undo.canUndo ? $0.undo.undoSteps.last?.name : nil } }
+  public var undoStepName: String? { engine.readHistory { $0.undo.canUndo ? $0.undo.undoSteps.last?.name : nil } }
 
   /// The name of the step ``redo(from:)`` would bring back.
   public var redoStepName: String? {
-    readHistory { $0.undo.canRedo ? $0.undo.redoEntries.last?.step.name : nil }
+    engine.readHistory { $0.undo.canRedo ? $0.undo.redoEntries.last?.step.name : nil }
   }
 
   /// The number of steps that can be undone.
-  public var undoStepCount: Int { readHistory { $0.undo.canUndo ? $0.undo.undoSteps.count : 0 } }
+  public var undoStepCount: Int { engine.readHistory { $0.undo.canUndo ? $0.undo.undoSteps.count : 0 } }
 
   // MARK: Transactions
 
@@ -70,6 +68,7 @@ extension Store {
   }
 
   /// Runs `body`, whose sends form one undo step named `name`.
+  @discardableResult
   public func transaction<Result>(_ name: String, from origin: Origin = .user, _ body: () throws -> Result)
     rethrows -> Result
   {
@@ -86,7 +85,7 @@ extension Store {
   /// journal; the live store is not touched.
   /// - Throws: ``HistoryError`` for a sequence number after the newest event or before the store's history.
   public func state(at sequence: UInt64) throws -> State {
-    let (replayer, newest) = makeReplayer()
+    let (replayer, newest) = engine.makeReplayer()
     guard sequence <= newest else { throw HistoryError.afterNewest(requested: sequence, newest: newest) }
     return try replayer.state(at: sequence)
   }
@@ -99,7 +98,7 @@ extension Store {
   /// What the state would be as of `sequence` (by default the newest) had the events in `skipped` not
   /// happened: Redux DevTools' toggle. The live store is not touched.
   public func whatIf(skipping skipped: Set<UInt64>, through sequence: UInt64? = nil) throws -> State {
-    let (replayer, newest) = makeReplayer()
+    let (replayer, newest) = engine.makeReplayer()
     let target = sequence ?? newest
     guard target <= newest else { throw HistoryError.afterNewest(requested: target, newest: newest) }
     return try replayer.state(at: target, skipping: skipped)
@@ -128,133 +127,11 @@ extension Store {
   /// - Throws: ``HistoryError`` when that state cannot be rebuilt; nothing is recorded then.
   public func restore(to sequence: UInt64, from origin: Origin = .user) throws {
     let target = try state(at: sequence)
-    restoreTargets.withLock { $0[sequence] = target }
+    engine.restoreTargets.withLock { $0[sequence] = target }
     dispatch(
       PendingEvent(
         payload: .command(.restore(to: sequence)), actor: origin.actor, source: origin.source,
         correlationID: origin.correlationID))
-  }
-
-  // MARK: Internals
-
-  private func readHistory<T>(_ body: (StoreHistory<State>) -> T) -> T {
-    registrar.access(self, keyPath: \.state)
-    isObserved.store(true, ordering: .relaxed)
-    let history = hub.core.withLock { $0.history }
-    return body(history)
-  }
-
-  private func makeReplayer() -> (Replayer<State, Action>, newest: UInt64) {
-    let (checkpoints, newest) = hub.core.withLock { ($0.history.checkpoints, $0.sequence) }
-    return (Replayer(reduce: reducer, journal: journal, checkpoints: checkpoints), newest)
-  }
-
-  /// Reduces `action` and records it in the undo history.
-  @inlinable
-  static func applyUndoable(
-    _ action: Action, policy: UndoPolicy, sequence: UInt64, timestamp: Date, state: inout State,
-    history: inout StoreHistory<State>, reducer: (inout State, Action) -> Effect<Action>
-  ) -> Effect<Action> {
-    let before: State? = history.undo.needsStateBefore(policy, at: timestamp) ? state : nil
-    let effect = reducer(&state, action)
-    history.undo.recordAction(
-      policy: policy, sequence: sequence, timestamp: timestamp, stateBefore: before, stateAfter: { state })
-    return effect
-  }
-
-  /// Applies a recorded history command. `resolve` rebuilds the state as of a sequence number, for a jump
-  /// whose target the undo stacks do not hold (a log written under another undo configuration).
-  @inlinable
-  static func apply(
-    _ command: HistoryCommand, sequence: UInt64, timestamp: Date, state: inout State,
-    history: inout StoreHistory<State>, resolve: (UInt64) throws -> State
-  ) throws {
-    switch command {
-    case .undo(let target):
-      if let step = history.undo.undo(current: state, sequence: sequence), step.before == target {
-        state = step.stateBefore
-      } else {
-        state = try resolve(target)
-      }
-    case .redo(let target):
-      if let entry = history.undo.redo(), entry.after == target {
-        state = entry.stateAfter
-      } else {
-        state = try resolve(target)
-      }
-    case .restore(let target):
-      let restored = try resolve(target)
-      history.undo.recordRestore(current: state, sequence: sequence, timestamp: timestamp, target: target)
-      state = restored
-    case .beginTransaction(let name):
-      history.undo.beginTransaction(name: name, current: state, sequence: sequence)
-    case .endTransaction:
-      history.undo.endTransaction(timestamp: timestamp)
-    }
-    if let target = command.target {
-      history.branches[history.branches.count - 1].last = sequence - 1
-      history.startBranch(at: sequence, from: target)
-    }
-  }
-
-  /// The command to record for `pending`, with the state a jump brings back; `nil` when it does nothing.
-  @inlinable
-  static func plan(
-    _ pending: PendingEvent<State, Action>, restored: State?, core: borrowing StateHub<State>.Core
-  ) -> (command: HistoryCommand, state: State?)? {
-    guard case .command(let command) = pending.payload else { return nil }
-    let undo = core.history.undo
-    switch command {
-    case .undo:
-      guard undo.canUndo, let step = undo.undoSteps.last else { return nil }
-      return (.undo(to: step.before), step.stateBefore)
-    case .redo:
-      guard undo.canRedo, let entry = undo.redoEntries.last else { return nil }
-      return (.redo(to: entry.after), entry.stateAfter)
-    case .restore(let target):
-      guard let restored else { return nil }
-      return (.restore(to: target), restored)
-    case .beginTransaction:
-      return (command, nil)
-    case .endTransaction:
-      return undo.transaction == nil ? nil : (command, nil)
-    }
-  }
-
-  // Specialized for the app's types, but kept out of `process`: inlined there it slowed every send.
-  @inlinable @inline(never)
-  func processCommand(_ pending: PendingEvent<State, Action>) {
-    var restored: State?
-    if case .command(.restore(let target)) = pending.payload {
-      restored = restoreTargets.withLock { $0.removeValue(forKey: target) }
-    }
-    let restoredState = restored
-    guard let planned = hub.core.withLock({ Self.plan(pending, restored: restoredState, core: $0) }) else {
-      if case .command(.endTransaction) = pending.payload {
-        reportDiagnostic(
-          Diagnostic(kind: .historyCommandIgnored, message: "endTransaction() without an open transaction"))
-      }
-      return
-    }
-    let changesState = planned.command.target != nil
-    let notifiesObservers = changesState && isObserved.exchange(false, ordering: .acquiringAndReleasing)
-    if notifiesObservers { registrar.willSet(self, keyPath: \.state) }
-
-    var recorded = pending
-    recorded.payload = .command(planned.command)
-    let outcome = hub.core.withLock { core -> Outcome? in
-      let sequence = core.sequence + 1
-      let (timestamp, journalError) = record(recorded, sequence: sequence)
-      // The plan already holds any state a jump brings back, so resolving cannot fail here.
-      let resolved = planned.state ?? core.state
-      try? Self.apply(
-        planned.command, sequence: sequence, timestamp: timestamp, state: &core.state,
-        history: &core.history, resolve: { _ in resolved })
-      if sequence == core.nextCheckpoint { Self.offerCheckpoint(&core, at: sequence) }
-      return publish(&core, sequence: sequence, pending: recorded, effect: .none, journalError: journalError)
-    }
-    if notifiesObservers { registrar.didSet(self, keyPath: \.state) }
-    if let outcome { finish(outcome) }
   }
 }
 

@@ -57,8 +57,12 @@ extension CarouselState {
   }
 
   /// Lifts the finger: fling, or settle on an item.
+  ///
+  /// A scroll animation requested during the drag (which the drag paused) ends first: the release decides
+  /// where the carousel goes next.
   mutating func endDrag() {
     guard isDragging else { return }
+    interruptMotion()
     isDragging = false
     didDrag = true
     if shouldDecelerate {
@@ -108,7 +112,9 @@ extension CarouselState {
     let travel = end - start
     let duration = abs(travel) / abs(0.5 * startVelocity)
     guard travel != 0, end.isFinite, duration.isFinite, duration > 0 else { return }
+    animationCount &+= 1
     deceleration = CarouselDeceleration(
-      start: start, end: end, velocity: startVelocity, duration: duration, startTime: time)
+      id: animationCount, start: start, end: end, velocity: startVelocity, duration: duration, startTime: time
+    )
   }
 }

@@ -28,19 +28,27 @@ extension CarouselState {
     }
   }
 
-  /// Scrolls by `delta` items: an eased animation over `duration`, or a jump when `duration` is 0.
+  /// Scrolls by `delta` items: an eased animation over `duration` from ``time``, or a jump when `duration`
+  /// is 0.
   mutating func scroll(by delta: Double, duration: Double) {
     guard delta.isFinite else { return }
     if duration > 0 {
       interruptMotion()
-      var end = scrollOffset + delta
-      if !isWrapping { end = clampedOffset(end) }
-      scrollAnimation = CarouselScrollAnimation(
-        start: scrollOffset, end: end, duration: duration, startTime: time)
-      emit(.willBeginScrollingAnimation)
+      startScrollAnimation(by: delta, duration: duration, reporting: true)
     } else {
       setOffset(scrollOffset + delta)
     }
+  }
+
+  /// Starts a scroll animation of `delta` items from the current offset at ``time``; a non-wrapping
+  /// carousel's end is clamped into range.
+  mutating func startScrollAnimation(by delta: Double, duration: Double, reporting: Bool) {
+    var end = scrollOffset + delta
+    if !isWrapping { end = clampedOffset(end) }
+    animationCount &+= 1
+    scrollAnimation = CarouselScrollAnimation(
+      id: animationCount, start: scrollOffset, end: end, duration: duration, startTime: time)
+    if reporting { emit(.willBeginScrollingAnimation) }
   }
 
   /// Scrolls to `offset` along the shortest path.
@@ -68,7 +76,13 @@ extension CarouselState {
   }
 
   /// The central step after every offset change: clamp, track the index, reload the window, report.
-  mutating func didScroll() {
+  ///
+  /// - Parameters:
+  ///   - reporting: whether to reload the window and report `didScroll` and index changes; a frame's
+  ///     view of the state (``presentation(at:)``) does neither.
+  ///   - cause: an action, whose change of the current item is dated to ``time``, or a step of a motion,
+  ///     with the last item boundary it crossed, if any.
+  mutating func didScroll(reporting: Bool = true, cause: CarouselScrollCause = .action) {
     if isWrapping || !properties.bounces {
       scrollOffset = clampedOffset(scrollOffset)
     } else {
@@ -83,15 +97,30 @@ extension CarouselState {
       }
     }
     let current = currentItemIndex
-    let difference = minScrollDistance(fromIndex: current, toIndex: previousItemIndex)
-    if difference != 0 {
-      toggleTime = time
-      toggle = Double(max(-1, min(1, difference)))
+    switch cause {
+    case .action:
+      let difference = minScrollDistance(fromIndex: current, toIndex: previousItemIndex)
+      if difference != 0 {
+        toggleTime = time
+        toggle = Double(max(-1, min(1, difference)))
+      }
+    case .motion(let crossing?):
+      // Upstream compares the index with the previous frame's; a motion compares across the last
+      // boundary it crossed, so the result does not depend on how often it was sampled.
+      let difference = minScrollDistance(fromIndex: crossing.to, toIndex: crossing.from)
+      if difference != 0 {
+        toggleTime = crossing.time
+        toggle = Double(max(-1, min(1, difference)))
+      }
+    case .motion(nil):
+      break
     }
-    updateLoadedItems()
+    if reporting { updateLoadedItems() }
     overwriteToggleFromCentreItem()
-    if abs(scrollOffset - previousScrollOffset) > CarouselConstants.floatErrorMargin { emit(.didScroll) }
-    if previousItemIndex != current { emit(.currentItemIndexDidChange(current)) }
+    if reporting {
+      if abs(scrollOffset - previousScrollOffset) > CarouselConstants.floatErrorMargin { emit(.didScroll) }
+      if previousItemIndex != current { emit(.currentItemIndexDidChange(current)) }
+    }
     previousScrollOffset = scrollOffset
     previousItemIndex = current
   }

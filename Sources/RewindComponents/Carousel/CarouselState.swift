@@ -1,8 +1,9 @@
 /// The whole state of a headless carousel: data, geometry inputs, motion, the loaded window, and the
 /// events produced by the latest action.
 ///
-/// Geometry (transforms, visibility, alpha, depth) is derived from this state by pure functions; see
-/// ``CarouselReducer/layout(of:)``. Fields change only through ``CarouselAction``s.
+/// A motion (a scroll animation, a fling, autoscroll) is kept as what it is, not where it has got to:
+/// geometry (offset, transforms, visibility, alpha, depth) at any display time is a pure function of this
+/// state and that time; see ``layout(at:custom:)``. Fields change only through ``CarouselAction``s.
 public struct CarouselState: Equatable, Sendable, Codable {
   /// The layout type.
   public internal(set) var type: CarouselType
@@ -19,7 +20,8 @@ public struct CarouselState: Equatable, Sendable, Codable {
   /// The number of placeholder slots the data source offers (shown only when not wrapping).
   public internal(set) var numberOfPlaceholders: Int
 
-  /// The scroll position in items: 0 centres item 0.
+  /// The scroll position in items at ``time``: 0 centres item 0. ``scrollOffset(at:)`` gives it at any
+  /// later display time.
   public internal(set) var scrollOffset: Double = 0
   /// The offset at the end of the previous scroll pass; decides whether `didScroll` is reported.
   public internal(set) var previousScrollOffset: Double = 0
@@ -31,22 +33,26 @@ public struct CarouselState: Equatable, Sendable, Codable {
   public internal(set) var previousTranslation: Double = 0
   /// Whether the last drag ended without a fling (Cover Flow 2 then keeps its toggle while settling).
   public internal(set) var didDrag = false
-  /// The running programmatic scroll animation.
+  /// The running programmatic scroll animation (paused while a finger drags).
   public internal(set) var scrollAnimation: CarouselScrollAnimation?
   /// The running fling.
   public internal(set) var deceleration: CarouselDeceleration?
+  /// How many scroll animations and flings have started; the latest one's ``CarouselScrollAnimation/id``.
+  public internal(set) var animationCount = 0
   /// The drag velocity in items per second, used at release.
   public internal(set) var startVelocity: Double = 0
-  /// Cover Flow 2's flip progress in [−1, 1].
+  /// Cover Flow 2's flip progress in [−1, 1] at ``time``; ``toggle(at:)`` gives it at any later time.
   public internal(set) var toggle: Double = 0
-  /// When the toggle settle began.
+  /// When the toggle's settle is measured from: the last change of the current item, or the end of a
+  /// fling's toggle settle.
   public internal(set) var toggleTime: Double = 0
   /// Autoscroll speed in items per second; positive decreases the offset, as upstream.
   public internal(set) var autoscroll: Double = 0
-  /// The time of the latest tick; requests take effect at this time.
+  /// The display time the state describes: the latest action's `at`, or the end of the latest motion
+  /// ended. ``scrollOffset`` and ``toggle`` are the values at this time.
   public internal(set) var time: Double = 0
-  /// The time of the previous tick, for autoscroll's step; nil before the first tick.
-  public internal(set) var lastTickTime: Double?
+  /// Names this carousel's animation timer among a store's effects; give each carousel of one store its own.
+  public internal(set) var timerID: String
 
   /// The loaded indices, ascending: the visible window after the latest scroll pass.
   public internal(set) var loadedIndices: [Int] = []
@@ -60,14 +66,16 @@ public struct CarouselState: Equatable, Sendable, Codable {
   /// The delegate events and load changes of the latest action, in upstream order.
   public internal(set) var events: [CarouselEvent] = []
 
-  /// Creates a carousel at offset 0 with nothing loaded; send `.layout` or `.reload` to load the window.
+  /// Creates a carousel at offset 0 and time 0 with nothing loaded; send `.layout` or `.reload` to load the
+  /// window.
   ///
   /// Invalid input is clamped: counts into `0...2⁴⁰`, and a non-positive or non-finite item width
   /// or an invalid size makes the geometry empty until a valid one is set.
   public init(
     numberOfItems: Int = 0, numberOfPlaceholders: Int = 0, itemWidth: Double = 100,
     bounds: CarouselSize = CarouselSize(width: 320, height: 480), type: CarouselType = .linear,
-    options: CarouselOptions = CarouselOptions(), properties: CarouselProperties = CarouselProperties()
+    options: CarouselOptions = CarouselOptions(), properties: CarouselProperties = CarouselProperties(),
+    timerID: String = "carousel"
   ) {
     self.numberOfItems = Self.validCount(numberOfItems)
     self.numberOfPlaceholders = Self.validCount(numberOfPlaceholders)
@@ -76,6 +84,7 @@ public struct CarouselState: Equatable, Sendable, Codable {
     self.type = type
     self.options = options
     self.properties = properties
+    self.timerID = timerID
     previousItemIndex = 0
     previousItemIndex = currentItemIndex
   }
@@ -85,10 +94,4 @@ public struct CarouselState: Equatable, Sendable, Codable {
 
   /// Whether the geometry inputs can produce a layout: a positive, finite item width and a valid size.
   public var hasValidGeometry: Bool { itemWidth > 0 && itemWidth.isFinite && bounds.isValid }
-
-  /// Whether a scroll animation, fling, autoscroll or toggle settle still needs ticks.
-  public var needsTicks: Bool {
-    scrollAnimation != nil || deceleration != nil || autoscroll != 0
-      || abs(toggle) > CarouselConstants.floatErrorMargin
-  }
 }

@@ -42,8 +42,7 @@ public struct EditableList<Item: EditableItem>: Reducer, Sendable {
       return .none
     case .delete(let id):
       guard state.rows.index(id: id) != nil else { return missing("delete", id) }
-      remove(&state, id: id)
-      return .none
+      return remove(&state, id: id)
     case .move(let from, let to):
       guard state.rows.indices.contains(from), state.rows.indices.contains(to) else {
         return .diagnostic(
@@ -65,7 +64,7 @@ public struct EditableList<Item: EditableItem>: Reducer, Sendable {
           if case .buttonTapped(let tap) = event { tap.direction == deleteButton.side && tap.index == deleteButton.index } else { false }
         })
       {
-        remove(&state, id: addressed.id)
+        return effect.merge(with: remove(&state, id: addressed.id))
       }
       return effect
     case .edit(let addressed):
@@ -81,18 +80,29 @@ public struct EditableList<Item: EditableItem>: Reducer, Sendable {
         return effect
       }
       .map(embed)
-    case .touchDown(let rowID, let location):
-      return table.reduce(into: &state.table, action: .touchDown(rowID: rowID, location: location)).map(Self.fromTable)
-    case .tick(let now):
-      return table.reduce(into: &state.table, action: .tick(now: now)).map(Self.fromTable)
-    case .closeAll(let animated):
-      return table.reduce(into: &state.table, action: .closeAll(animated: animated)).map(Self.fromTable)
+    case .touchDown(let rowID, let location, let now):
+      let touch = SwipeTableAction<Item.ID>.touchDown(rowID: rowID, location: location, at: now)
+      return table.reduce(into: &state.table, action: touch).map(Self.fromTable)
+    case .closeAll(let animated, let now):
+      return table.reduce(into: &state.table, action: .closeAll(animated: animated, at: now)).map(Self.fromTable)
+    case .resumeTimers(let now):
+      var effect = table.reduce(into: &state.table, action: .resumeAnimations(at: now)).map(Self.fromTable)
+      for row in state.rows where row.edit.isEditing {
+        effect = effect.merge(with: reduce(into: &state, action: .edit(IdentifiedAction(id: row.id, action: .resumeAutoSave))))
+      }
+      return effect
     }
   }
 
-  private func remove(_ state: inout EditableListState<Item>, id: Item.ID) {
-    state.rows.remove(id: id)
+  /// Removes row `id`; returns the cancellation of its timers (its animation's end, its auto-save), which
+  /// would otherwise send to a row that is gone.
+  func remove(_ state: inout EditableListState<Item>, id: Item.ID) -> Effect<EditableListAction<Item>> {
+    guard let row = state.rows.remove(id: id) else { return .none }
     state.table.forget(id)
+    var effect = Effect<EditableListAction<Item>>.none
+    if row.swipe.isAnimating { effect = .cancel(id: SwipeRowTimerID(rowID: id)) }
+    if row.edit.isEditing { effect = effect.merge(with: .cancel(id: TextEditor.AutoSaveID(editorID: row.edit.editorID))) }
+    return effect
   }
 
   private func missing(_ verb: String, _ id: Item.ID) -> Effect<EditableListAction<Item>> {
@@ -102,9 +112,9 @@ public struct EditableList<Item: EditableItem>: Reducer, Sendable {
   @Sendable static func fromTable(_ action: SwipeTableAction<Item.ID>) -> EditableListAction<Item> {
     switch action {
     case .row(let addressed): .swipe(addressed)
-    case .touchDown(let rowID, let location): .touchDown(rowID: rowID, location: location)
-    case .tick(let now): .tick(now: now)
-    case .closeAll(let animated): .closeAll(animated: animated)
+    case .touchDown(let rowID, let location, let now): .touchDown(rowID: rowID, location: location, at: now)
+    case .closeAll(let animated, let now): .closeAll(animated: animated, at: now)
+    case .resumeAnimations(let now): .resumeTimers(at: now)
     }
   }
 }

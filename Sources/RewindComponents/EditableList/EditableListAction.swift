@@ -14,12 +14,13 @@ public enum EditableListAction<Item: EditableItem>: Sendable {
   case swipe(IdentifiedAction<Item.ID, SwipeCellAction>)
   /// An edit action for one row; ending the edit writes the text into the item.
   case edit(IdentifiedAction<Item.ID, TextEditAction>)
-  /// A touch on the list (see ``SwipeTableAction/touchDown(rowID:location:)``).
-  case touchDown(rowID: Item.ID?, location: SwipeVector)
-  /// A display frame for the swipe animations.
-  case tick(now: Double)
-  /// Closes every open row.
-  case closeAll(animated: Bool)
+  /// A touch on the list at display time `at` (see ``SwipeTableAction/touchDown(rowID:location:at:)``).
+  case touchDown(rowID: Item.ID?, location: SwipeVector, at: Double)
+  /// Closes every open row, animated from display time `at`.
+  case closeAll(animated: Bool, at: Double)
+  /// Restarts the timers effects do not survive (the rows' animations, the open editor's auto-save):
+  /// after the state was restored from a log or by time travel.
+  case resumeTimers(at: Double)
 }
 
 extension EditableListAction: Equatable {}
@@ -28,7 +29,7 @@ extension EditableListAction: Codable where Item: Codable, Item.ID: Codable {}
 
 extension EditableListAction {
   /// The suggested undo policy: structural changes and button taps are steps, typing coalesces, gestures
-  /// and frames are not undoable.
+  /// and animation ends are not undoable.
   public var suggestedUndoPolicy: UndoPolicy {
     switch self {
     case .insert: .step(name: "Insert")
@@ -37,7 +38,7 @@ extension EditableListAction {
     case .update: .step(name: "Update")
     case .swipe(let addressed): addressed.action.suggestedUndoPolicy
     case .edit(let addressed): addressed.action.suggestedUndoPolicy
-    case .touchDown, .tick, .closeAll: .ignore
+    case .touchDown, .closeAll, .resumeTimers: .ignore
     }
   }
 }

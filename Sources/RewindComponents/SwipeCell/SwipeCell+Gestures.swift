@@ -5,14 +5,16 @@ import Rewind
 extension SwipeCell {
   /// Whether the pan may begin (upstream `gestureRecognizerShouldBegin`), then its began step.
   func panBegan(
-    _ state: inout SwipeCellState, translation: SwipeVector, location: SwipeVector, onButtons: Bool
+    _ state: inout SwipeCellState, translation: SwipeVector, location: SwipeVector, onButtons: Bool, now: Double
   ) -> Effect<SwipeCellAction> {
     guard !state.isEditing, translation.isFinite, Swift.abs(translation.y) <= Swift.abs(translation.x) else {
       return .none
     }
-    if state.isOverlayShown && onButtons {
+    // The cell as the finger finds it: where a running animation has got to.
+    let found = state.presentation(at: now)
+    if found.isOverlayShown && onButtons {
       guard state.allowsSwipeWhenTappingButtons else { return .none }
-    } else if state.offset == 0 {
+    } else if found.offset == 0 {
       if let canSwipe {
         state.allowsLeftToRight = canSwipe(.leftToRight, location)
         state.allowsRightToLeft = canSwipe(.rightToLeft, location)
@@ -24,12 +26,8 @@ extension SwipeCell {
         (state.allowsLeftToRight && translation.x > 0) || (state.allowsRightToLeft && translation.x < 0)
       guard accepted else { return .none }
     }
-    // Finishing a running animation calls its completion as finished, without jumping to its end.
-    var effect = Effect<SwipeCellAction>.none
-    if let running = state.animation {
-      state.animation = nil
-      effect = complete(&state, running.completion, finished: true)
-    }
+    // Catching a running animation calls its completion as finished, without jumping to its end.
+    let effect = interrupt(&state, at: now, finishing: true)
     state.isGestureActive = true
     state.panStartX = translation.x
     state.panStartOffset = state.offset
@@ -38,7 +36,7 @@ extension SwipeCell {
   }
 
   /// The release: an active expansion triggers, otherwise the release policy picks the target.
-  func release(_ state: inout SwipeCellState, velocity: Double) -> Effect<SwipeCellAction> {
+  func release(_ state: inout SwipeCellState, velocity: Double, now: Double) -> Effect<SwipeCellAction> {
     defer { state.firstSwipeDirection = nil }
     let o = state.offset
     if let expanding = state.activeExpansion {
@@ -46,7 +44,7 @@ extension SwipeCell {
       let expansion = state.expansion(side)
       return setOffset(
         &state, state.targetOffset, animation: expansion.triggerAnimation,
-        completion: .clickExpanded(direction: expanding, index: expansion.buttonIndex))
+        completion: .clickExpanded(direction: expanding, index: expansion.buttonIndex), at: now)
     }
     var target = state.targetOffset
     switch releasePolicy {
@@ -78,17 +76,19 @@ extension SwipeCell {
     let animation =
       target == 0
       ? settings.hideAnimation : Swift.abs(o) > Swift.abs(target) ? settings.stretchAnimation : settings.showAnimation
-    return setOffset(&state, target, animation: animation)
+    return setOffset(&state, target, animation: animation, at: now)
   }
 
-  func hide(_ state: inout SwipeCellState, animated: Bool) -> Effect<SwipeCellAction> {
-    let animation = animated ? state.settings(SwipeDirection(offset: state.offset)).hideAnimation : nil
-    return setOffset(&state, 0, animation: animation)
+  /// Closes the cell with the hide animation of the side the offset shows at `now`.
+  func hide(_ state: inout SwipeCellState, animated: Bool, now: Double?) -> Effect<SwipeCellAction> {
+    let shown = now.map { state.offset(at: $0) } ?? state.offset
+    let animation = animated ? state.settings(SwipeDirection(offset: shown)).hideAnimation : nil
+    return setOffset(&state, 0, animation: animation, at: now)
   }
 
   func prepareForReuse(_ state: inout SwipeCellState, resetsConfiguration: Bool) -> Effect<SwipeCellAction> {
     state.isGestureActive = false
-    let effect = setOffset(&state, 0, animation: nil)
+    let effect = setOffset(&state, 0, animation: nil, at: nil)
     state.report(.none)
     state.firstSwipeDirection = nil
     if resetsConfiguration {

@@ -1,7 +1,7 @@
 import Rewind
 
 extension SwipeCellAction {
-  /// The suggested undo policy: a button tap is a step; gestures, animation frames and presentation
+  /// The suggested undo policy: a button tap is a step; gestures, animation ends and presentation
   /// commands are transient and not undoable.
   public var suggestedUndoPolicy: UndoPolicy {
     switch self {
@@ -13,7 +13,7 @@ extension SwipeCellAction {
 
 extension SwipeTableAction {
   /// The suggested undo policy: the row action's (see ``SwipeCellAction/suggestedUndoPolicy``); touches,
-  /// ticks and closing are not undoable.
+  /// animation ends and closing are not undoable.
   public var suggestedUndoPolicy: UndoPolicy {
     if case .row(let addressed) = self { return addressed.action.suggestedUndoPolicy }
     return .ignore

@@ -2,6 +2,8 @@
 /// the events the last action emitted.
 ///
 /// Configuration fields are public to set; the runtime fields change only through ``SwipeCell`` actions.
+/// The runtime fields are as of the last action: while an ``animation`` runs, a view draws
+/// ``presentation(at:)`` (or reads ``offset(at:)``) for each display frame instead.
 public struct SwipeCellState: Equatable, Sendable, Codable {
   // MARK: Configuration
 
@@ -31,6 +33,9 @@ public struct SwipeCellState: Equatable, Sendable, Codable {
   public var touchOnDismissSwipe = false
   /// Whether the row is in table editing mode; such a cell never starts a swipe.
   public var isEditing = false
+  /// Names this cell's animation timer among a store's effects: unique per cell in one store when several
+  /// cells run under one store outside a ``SwipeTable`` (a table names its rows' timers by row id).
+  public var cellID = "swipe-cell"
   /// The safe-area inset on the left (set with ``SwipeCellAction/setSafeAreaInsets(left:right:)``).
   public internal(set) var safeAreaInsetLeft: Double = 0
   /// The safe-area inset on the right.
@@ -38,7 +43,8 @@ public struct SwipeCellState: Equatable, Sendable, Codable {
 
   // MARK: Runtime
 
-  /// The current offset o: positive reveals the left buttons, negative the right ones.
+  /// The offset o as of the last action: positive reveals the left buttons, negative the right ones. While
+  /// an animation runs it is where the animation started; ``offset(at:)`` is where a frame shows it.
   public internal(set) var offset: Double = 0
   /// The reported phase.
   public internal(set) var phase: SwipePhase = .none
@@ -64,8 +70,10 @@ public struct SwipeCellState: Equatable, Sendable, Codable {
   public internal(set) var leftProgress: Double = 0
   /// The transition progress last applied to the right side.
   public internal(set) var rightProgress: Double = 0
-  /// The running animation.
+  /// The running animation: what it is (from, to, start, curve), sampled by ``offset(at:)``.
   public internal(set) var animation: SwipeAnimationRun?
+  /// How many animations this cell has started: the next one's ``SwipeAnimationRun/id`` is this plus 1.
+  public internal(set) var animationCount = 0
   /// Bumped by ``SwipeCellAction/refreshContent``: the renderer re-takes its content snapshot.
   public internal(set) var contentRevision = 0
   /// The events emitted by the last action this cell handled, in upstream order.
@@ -81,7 +89,7 @@ public struct SwipeCellState: Equatable, Sendable, Codable {
     self.cellWidth = cellWidth
   }
 
-  /// Whether state changes are reported: not while an animation runs (only its final frame reports).
+  /// Whether state changes are reported: not while an animation runs (only its end reports).
   ///
   /// Upstream also stays silent after an animation interrupted by a pan; here reporting resumes as soon
   /// as no animation runs (see Docs/Components.md, deviations).

@@ -9,7 +9,7 @@ public struct SwipeTableState<Row: SwipeTableRow>: Sendable {
   public internal(set) var openRowIDs: [Row.ID] = []
   /// The row whose pan is in progress.
   public internal(set) var draggingRowID: Row.ID?
-  /// The rows with a running animation; `tick` visits only these.
+  /// The rows with a running animation: the ones a view samples at each display frame.
   public internal(set) var animatingRowIDs: Set<Row.ID> = []
   /// What the last touch did.
   public internal(set) var lastTouch: SwipeTouchOutcome<Row.ID>?
@@ -25,6 +25,11 @@ public struct SwipeTableState<Row: SwipeTableRow>: Sendable {
 }
 
 extension SwipeTableState: Equatable where Row: Equatable {}
+
+extension SwipeTableState {
+  /// Whether a row is animating, so a view should keep sampling frames.
+  public var isAnimating: Bool { !animatingRowIDs.isEmpty }
+}
 extension SwipeTableState: Codable where Row: Codable, Row.ID: Codable {}
 
 extension SwipeTableState {

@@ -2,8 +2,8 @@ import Rewind
 
 /// What happens to an editable title.
 public enum TextEditAction: Equatable, Sendable, Codable {
-  /// Begin editing; `now` anchors tick-driven auto-save (otherwise the first tick does).
-  case begin(now: Double? = nil)
+  /// Begin editing; with an auto-save interval, the reducer starts the session's auto-save timer.
+  case begin
   /// The editor gained focus.
   case focus
   /// Programmatic text: the editor's while editing, else the title. No validation, no length limit.
@@ -17,10 +17,13 @@ public enum TextEditAction: Equatable, Sendable, Codable {
   case commit
   /// Cancel: restore the original title.
   case cancel
-  /// A tick at `now` seconds: drives auto-save without a clock.
-  case tick(now: Double)
-  /// An auto-save fired (sent by the clock effect).
-  case autoSaveFired
+  /// The auto-save timer of editing session `session` fired (sent by the timer effect `begin` started, so
+  /// its cause is the `begin` event). One for another session (a timer that outlived its session) is
+  /// ignored.
+  case autoSaveFired(session: Int)
+  /// Restarts the auto-save timer of the open session, which effects do not survive: after the state was
+  /// restored from a log or by time travel. Nothing happens when idle or without an auto-save interval.
+  case resumeAutoSave
   /// The row is reused: cancel any edit, clear the title, detach the delegate.
   case prepareForReuse
   /// A delegate listens again.

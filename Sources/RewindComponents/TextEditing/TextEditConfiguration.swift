@@ -18,7 +18,7 @@ public struct TextEditConfiguration: Equatable, Sendable, Codable {
   /// The upstream defaults.
   public init() {}
 
-  /// The longest interval the clock-driven auto-save sleeps (about 31 years); longer ones are capped.
+  /// The longest interval the auto-save timer sleeps (about 31 years); longer ones are capped.
   public static let longestAutoSaveInterval: Double = 1e9
 
   /// The maximum length with a negative value counted as 0.

@@ -2,6 +2,8 @@
 public struct TextEditState: Equatable, Sendable, Codable {
   /// An editing session.
   public struct Session: Equatable, Sendable, Codable {
+    /// Names the session in ``TextEditAction/autoSaveFired(session:)``: the editor's count of sessions begun.
+    public var id: Int
     /// The title when editing began; restored by cancel.
     public var original: String
     /// The editor's text (never the placeholder).
@@ -24,10 +26,8 @@ public struct TextEditState: Equatable, Sendable, Codable {
   public internal(set) var liveValidation: ValidationError?
   /// Whether the last `commit` went through; `nil` before any.
   public internal(set) var lastCommitSucceeded: Bool?
-  /// Time of the auto-save schedule's start (tick mode).
-  public internal(set) var autoSaveStart: Double?
-  /// Auto-saves done since the start (tick mode).
-  public internal(set) var autoSaveCount = 0
+  /// How many editing sessions have begun: the next one's ``Session/id`` is this plus 1.
+  public internal(set) var sessionCount = 0
   /// The events the last action emitted, in order.
   public internal(set) var events: [TextEditEvent] = []
 

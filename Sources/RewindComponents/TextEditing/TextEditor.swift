@@ -5,6 +5,11 @@ import Rewind
 /// validation, character count and auto-save, over ``TextEditState``.
 ///
 /// Validation rules and the delegate's answers are configuration here, never state.
+///
+/// Auto-save is a timer effect on the clock dependency (`DependencyValues.clock`), started by `begin`
+/// and cancelled by the end of the session: each time it fires it sends
+/// ``TextEditAction/autoSaveFired(session:)``, an event caused by the `begin` event. No display frame or
+/// tick is involved.
 public struct TextEditor: Reducer, Sendable {
   /// The rules, in order; the first failing one is reported.
   public var rules: [ValidationRule]
@@ -12,20 +17,16 @@ public struct TextEditor: Reducer, Sendable {
   public var shouldReturn: @Sendable (String) -> Bool
   /// Whether an auto-save of the text may happen (`cellShouldAutoSave`); default true.
   public var shouldAutoSave: @Sendable (String) -> Bool
-  /// When set, auto-save runs as an effect sleeping on this clock; otherwise `tick(now:)` drives it.
-  public var autoSaveClock: (any Clock<Duration>)?
 
   /// Creates the reducer.
   public init(
     rules: [ValidationRule] = [],
     shouldReturn: @escaping @Sendable (String) -> Bool = { _ in true },
-    shouldAutoSave: @escaping @Sendable (String) -> Bool = { _ in true },
-    autoSaveClock: (any Clock<Duration>)? = nil
+    shouldAutoSave: @escaping @Sendable (String) -> Bool = { _ in true }
   ) {
     self.rules = rules
     self.shouldReturn = shouldReturn
     self.shouldAutoSave = shouldAutoSave
-    self.autoSaveClock = autoSaveClock
   }
 
   struct AutoSaveID: Hashable, Sendable { var editorID: String }
@@ -37,8 +38,8 @@ public struct TextEditor: Reducer, Sendable {
     let delegateHears = state.isDelegateAttached
     defer { if !delegateHears { state.events.removeAll() } }
     switch action {
-    case .begin(let now):
-      return begin(&state, now: now)
+    case .begin:
+      return begin(&state)
     case .focus:
       state.session?.isFocused = true
       return .none
@@ -58,22 +59,11 @@ public struct TextEditor: Reducer, Sendable {
       return commit(&state)
     case .cancel:
       return cancel(&state)
-    case .tick(let now):
-      guard state.session != nil, now.isFinite, let interval = state.configuration.validAutoSaveInterval else {
-        return .none
-      }
-      guard let start = state.autoSaveStart else {
-        state.autoSaveStart = now
-        return .none
-      }
-      // Saturating: a huge elapsed time or a tiny interval must not trap in the Int conversion.
-      let ratio = ((now - start) / interval).rounded(.down)
-      let due = ratio.isNaN ? 0 : ratio >= Double(Int.max) ? Int.max : ratio <= 0 ? 0 : Int(ratio)
-      guard due > state.autoSaveCount else { return .none }
-      state.autoSaveCount = due
-      autoSave(&state)
-      return .none
-    case .autoSaveFired:
+    case .resumeAutoSave:
+      guard let session = state.session else { return .none }
+      return autoSaveTimer(state, session: session.id)
+    case .autoSaveFired(let session):
+      guard state.session?.id == session, state.configuration.validAutoSaveInterval != nil else { return .none }
       autoSave(&state)
       return .none
     case .prepareForReuse:
@@ -87,22 +77,21 @@ public struct TextEditor: Reducer, Sendable {
     }
   }
 
-  func begin(_ state: inout TextEditState, now: Double?) -> Effect<TextEditAction> {
+  func begin(_ state: inout TextEditState) -> Effect<TextEditAction> {
     guard state.session == nil, state.configuration.isEditingEnabled else { return .none }
-    state.session = TextEditState.Session(original: state.title, text: state.title)
+    state.sessionCount &+= 1
+    let id = state.sessionCount
+    state.session = TextEditState.Session(id: id, original: state.title, text: state.title)
     state.liveValidation = nil
     state.events.append(.didBeginEditing)
+    return autoSaveTimer(state, session: id)
+  }
+
+  /// The repeating auto-save timer of session `id`, when the configuration has a usable interval.
+  func autoSaveTimer(_ state: TextEditState, session id: Int) -> Effect<TextEditAction> {
     guard let interval = state.configuration.validAutoSaveInterval else { return .none }
-    state.autoSaveStart = now.flatMap { $0.isFinite ? $0 : nil }
-    state.autoSaveCount = 0
-    guard let clock = autoSaveClock else { return .none }
-    return .run { send in
-      while true {
-        try await clock.sleep(for: .seconds(Swift.min(interval, TextEditConfiguration.longestAutoSaveInterval)))
-        send(.autoSaveFired)
-      }
-    }
-    .cancellable(id: AutoSaveID(editorID: state.editorID), cancelInFlight: true)
+    return ComponentTimer.repeating(
+      every: interval, send: .autoSaveFired(session: id), id: AutoSaveID(editorID: state.editorID))
   }
 
   func input(_ state: inout TextEditState, location: Int, length: Int, replacement: String) -> Effect<TextEditAction> {
@@ -149,10 +138,8 @@ public struct TextEditor: Reducer, Sendable {
   func finish(_ state: inout TextEditState, title: String) -> Effect<TextEditAction> {
     state.title = title
     state.session = nil
-    state.autoSaveStart = nil
-    state.autoSaveCount = 0
     state.events.append(.didEndEditing(text: title))
-    guard autoSaveClock != nil, state.configuration.validAutoSaveInterval != nil else { return .none }
+    guard state.configuration.validAutoSaveInterval != nil else { return .none }
     return .cancel(id: AutoSaveID(editorID: state.editorID))
   }
 

@@ -49,13 +49,15 @@ struct EventExportMapper {
       object.string("specversion", "1.0")
       object.string("id", logIDHex + "-" + Self.padded(sequence))
       object.string("source", source)
-      object.string("type", options.typePrefix + record.typeName)
+      // CloudEvents String attributes may hold no control characters: text from the log is escaped.
+      let typeName = LogText.escaped(record.typeName)
+      object.string("type", options.typePrefix + typeName)
       if let time = envelope.timestamp.flatMap({ RFC3339.format(sinceReferenceDate: $0) }) { object.string("time", time) }
-      object.string("subject", record.typeName)
+      object.string("subject", typeName)
       object.string("sequence", Self.padded(sequence))
       object.string("schemaversion", String(record.schemaVersion))
-      if let actor = envelope.actor { object.string("actor", actor) }
-      if let origin = envelope.origin { object.string("origin", origin) }
+      if let actor = envelope.actor { object.string("actor", LogText.escaped(actor)) }
+      if let origin = envelope.origin { object.string("origin", LogText.escaped(origin)) }
       if let cause = envelope.cause { object.string("causation", Self.padded(cause)) }
       if let correlation = envelope.correlation { object.string("correlation", correlation) }
       if let json {
@@ -68,11 +70,11 @@ struct EventExportMapper {
     case .jsonLines:
       object.raw("sequence") { $0.append(contentsOf: String(sequence).utf8) }
       if let time = envelope.timestamp.flatMap({ RFC3339.format(sinceReferenceDate: $0) }) { object.string("time", time) }
-      object.string("type", record.typeName)
+      object.string("type", LogText.escaped(record.typeName))
       object.raw("schemaVersion") { $0.append(contentsOf: String(record.schemaVersion).utf8) }
       object.string("codec", record.codec == .binary ? "binary" : "json")
-      if let actor = envelope.actor { object.string("actor", actor) }
-      if let origin = envelope.origin { object.string("source", origin) }
+      if let actor = envelope.actor { object.string("actor", LogText.escaped(actor)) }
+      if let origin = envelope.origin { object.string("source", LogText.escaped(origin)) }
       if let cause = envelope.cause { object.raw("cause") { $0.append(contentsOf: String(cause).utf8) } }
       if let correlation = envelope.correlation { object.raw("correlation") { $0.append(contentsOf: correlation.utf8) } }
       if let json {
@@ -149,11 +151,12 @@ extension BinaryValue {
 }
 
 /// RFC 3339 timestamps in UTC, without Foundation's formatters (which are slow and locale-bound).
-enum RFC3339 {
+package enum RFC3339 {
   /// `timestamp` is seconds since 2001-01-01 (how `Date` encodes); `nil` outside the years 0001–9999.
-  static func format(sinceReferenceDate timestamp: Double) -> String? {
+  package static func format(sinceReferenceDate timestamp: Double) -> String? {
     let unix = timestamp + 978_307_200
-    guard unix.isFinite, unix > -62_135_596_800, unix < 253_402_300_800 else { return nil }
+    // 0001-01-01T00:00:00Z itself is in range.
+    guard unix.isFinite, unix >= -62_135_596_800, unix < 253_402_300_800 else { return nil }
     var seconds = Int64(unix.rounded(.down))
     var micros = Int64(((unix - Double(seconds)) * 1_000_000).rounded())
     if micros >= 1_000_000 {

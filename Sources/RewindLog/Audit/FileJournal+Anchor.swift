@@ -3,8 +3,8 @@ extension FileJournal {
   ///
   /// Only durable frames are anchored: a frame that a crash could still take away must not be vouched for.
   public var durableAnchor: LogAnchor? {
-    committer.shared.withLock { shared in
-      guard let frame = shared.frames.last(where: { $0.lastSequence <= shared.durable }) else { return nil }
+    committer.read { state in
+      guard let frame = state.frames.last(where: { $0.lastSequence <= state.durable }) else { return nil }
       return LogAnchor(sequence: frame.lastSequence, chain: frame.chain)
     }
   }

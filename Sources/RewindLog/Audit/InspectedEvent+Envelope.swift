@@ -37,7 +37,7 @@ extension LogAudit {
   /// types, in order, with where it is.
   ///
   /// Read-only and lock-free like ``verify(directory:key:anchor:progress:)``; frames are checksummed and
-  /// chain-verified as they are read, and one segment at a time is held in memory. Stops early when `body`
+  /// chain-verified as they are read, and one read window (a few MiB) is held in memory. Stops early when `body`
   /// returns false.
   /// - Throws: ``FileJournalError`` when the log cannot be read, does not fit `key`, or is damaged or
   ///   tampered (the events before it were already delivered), and what `body` throws.
@@ -62,7 +62,7 @@ extension LogAudit {
             if sequence < range.lowerBound { continue }
             if sequence > range.upperBound { return false }
           }
-          let location = EventLocation(sequence: sequence, segment: visit.segment, offset: UInt64(visit.frame.offset))
+          let location = EventLocation(sequence: sequence, segment: visit.segment, offset: visit.offset)
           do {
             let event: InspectedEvent
             do {

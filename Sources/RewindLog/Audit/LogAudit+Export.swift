@@ -5,7 +5,7 @@ extension LogAudit {
   /// plain JSON lines, without the app's types.
   ///
   /// Frames are read and verified (checksum and chain) one at a time and written as they go; memory stays
-  /// bounded by a segment plus a 64 KiB output buffer, whatever the log's size. Read-only and lock-free,
+  /// bounded by a read window (a few MiB) plus a 64 KiB output buffer, whatever the log's size. Read-only and lock-free,
   /// like ``verify(directory:key:anchor:progress:)``: an incomplete frame at the end of a log being written
   /// is not exported. The mapping is in Docs/Audit.md.
   ///
@@ -97,7 +97,7 @@ extension LogAudit {
         let record: EventRecord
         do { record = try EventRecord.parse(visit.bytes, range, sequence: sequence) } catch {
           failure = FileJournalError.corrupted(
-            segment: visit.segment, offset: UInt64(visit.frame.offset), lastGoodSequence: sequence - 1,
+            segment: visit.segment, offset: visit.offset, lastGoodSequence: sequence - 1,
             reason: "event \(sequence) has a bad record: \(error)")
           return false
         }
@@ -114,7 +114,7 @@ extension LogAudit {
       framesDone += 1
       progress?(
         AuditProgress(
-          bytesDone: bases[visit.segmentIndex] + UInt64(visit.frame.offset + visit.frame.totalSize),
+          bytesDone: bases[visit.segmentIndex] + visit.offset + UInt64(visit.frame.totalSize),
           bytesTotal: total, framesDone: framesDone))
       return true
       }

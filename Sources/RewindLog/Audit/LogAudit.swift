@@ -21,7 +21,8 @@ public enum LogAudit {
   /// - Throws: ``FileJournalError/io(_:)`` when the directory or a segment cannot be read;
   ///   ``FileJournalError/keyRequired(segment:)``, ``FileJournalError/wrongKey(segment:)`` or
   ///   ``FileJournalError/notKeyed(segment:)`` when `key` does not fit the log.
-  /// - Complexity: O(log size); memory is bounded by the largest segment.
+  /// - Complexity: O(log size); memory is bounded by a read window (a few MiB, or one frame), whatever the
+  ///   size of a segment.
   public static func verify(
     directory: String, key: ChainKey? = nil, anchor: LogAnchor? = nil, progress: ((AuditProgress) -> Void)? = nil
   ) throws(FileJournalError) -> AuditReport {

@@ -45,12 +45,13 @@ struct LogVerifier {
         anchor: anchor, firstProblem: nil, tornTail: nil))
     for entry in names { walk.total += try size(of: entry.name) }
     segments: for (index, entry) in names.enumerated() {
-      let bytes = try scanner.readAll(entry.name)
+      var segment = try scanner.open(entry.name)
+      defer { segment.close() }
       let base = walk.done
       let complete = try verifySegment(
-        entry, bytes: bytes, isLast: index == names.count - 1, rest: names[(index + 1)...], base: base, &walk)
+        entry, &segment, isLast: index == names.count - 1, rest: names[(index + 1)...], base: base, &walk)
       guard complete else { break segments }
-      walk.done = base + UInt64(bytes.count)
+      walk.done = base + segment.size
       reportProgress(&walk, force: false)
     }
     if walk.report.firstProblem == nil, let anchor { checkAnchor(anchor, &walk) }
@@ -77,20 +78,20 @@ struct LogVerifier {
 
   /// Verifies one segment; false when a finding or a torn tail ends the walk.
   private func verifySegment(
-    _ entry: (name: String, first: UInt64), bytes: [UInt8], isLast: Bool,
+    _ entry: (name: String, first: UInt64), _ segment: inout SegmentReader, isLast: Bool,
     rest: ArraySlice<(name: String, first: UInt64)>, base: UInt64, _ walk: inout Walk
   ) throws(FileJournalError) -> Bool {
     let name = entry.name
     let header: SegmentHeader
-    switch SegmentHeader.parse(bytes) {
+    switch SegmentHeader.parse(try segment.headerBytes()) {
     case .success(let parsed): header = parsed
     case .failure(let problem):
       let reason = problem.reason
       var tornCreation = true
-      if case .invalid = problem { tornCreation = bytes.count <= SegmentHeader.keyedSize }
-      if isLast, tornCreation, Self.firstFrame(in: bytes, after: 0) == nil {
+      if case .invalid = problem { tornCreation = segment.size <= UInt64(SegmentHeader.keyedSize) }
+      if isLast, tornCreation, try segment.firstFrame(after: 0) == nil {
         walk.report.tornTail = TornTail(
-          segment: name, offset: 0, discardedBytes: UInt64(bytes.count), reason: reason, wholeSegment: true)
+          segment: name, offset: 0, discardedBytes: segment.size, reason: reason, wholeSegment: true)
       } else {
         walk.find(.corrupted, name, 0, reason)
       }
@@ -112,10 +113,21 @@ struct LogVerifier {
       return false
     }
     if header.firstSequence != walk.expected {
-      let deleted = header.firstSequence > walk.expected
+      // A later segment in its place: deleted only if the missing events are nowhere; a segment that
+      // belongs further on while the expected one comes later is out of order.
+      let kind: AuditFinding.Kind
+      if header.firstSequence < walk.expected {
+        kind = .inserted
+      } else if rest.contains(where: { $0.first == walk.expected }) || Self.isRenamed(walk.expected, in: rest, scanner) {
+        kind = .reordered
+      } else {
+        kind = .deleted
+      }
       walk.find(
-        deleted ? .deleted : .inserted, name, 0,
-        "segment starts at event \(header.firstSequence), expected \(walk.expected)")
+        kind, name, 0,
+        kind == .reordered
+          ? "segment starts at event \(header.firstSequence), expected \(walk.expected); the segment holding event \(walk.expected) comes later (segments out of order)"
+          : "segment starts at event \(header.firstSequence), expected \(walk.expected)")
       return false
     }
     guard entry.first == walk.expected else {
@@ -127,34 +139,34 @@ struct LogVerifier {
       return false
     }
     walk.lastSegment = name
-    var offset = header.size
-    walk.lastEnd = UInt64(offset)
-    while offset < bytes.count {
-      let parse = Frame.parse(bytes, at: offset)
+    var offset = UInt64(header.size)
+    walk.lastEnd = offset
+    while offset < segment.size {
+      let parse = try segment.parse(at: offset)
       switch parse {
       case .frame(let frame):
-        guard try verifyFrame(frame, in: bytes, segment: name, rest: rest, &walk) else { return false }
-        offset += frame.totalSize
-        walk.lastEnd = UInt64(offset)
-        walk.done = base + UInt64(offset)
+        guard try verifyFrame(frame, at: offset, in: &segment, rest: rest, &walk) else { return false }
+        offset += UInt64(frame.totalSize)
+        walk.lastEnd = offset
+        walk.done = base + offset
         reportProgress(&walk, force: false)
       case .malformed(let why):
-        walk.find(.modified, name, offset, "the frame's checksum is valid but its body is not: \(why)")
+        walk.find(.modified, name, Int(offset), "the frame's checksum is valid but its body is not: \(why)")
         return false
       case .incomplete, .zeros, .badLength, .badChecksum:
         var torn = isLast
         if case .zeros = parse {
-        } else if let later = Self.firstFrame(in: bytes, after: offset) {
+        } else if let later = try segment.firstFrame(after: offset) {
           torn = false
-          walk.find(.corrupted, name, offset, "\(parse.reason), followed by a valid frame at byte \(later)")
+          walk.find(.corrupted, name, Int(offset), "\(parse.reason), followed by a valid frame at byte \(later)")
           return false
         }
         guard torn else {
-          walk.find(.corrupted, name, offset, "\(parse.reason) in a segment that is not the newest")
+          walk.find(.corrupted, name, Int(offset), "\(parse.reason) in a segment that is not the newest")
           return false
         }
         walk.report.tornTail = TornTail(
-          segment: name, offset: UInt64(offset), discardedBytes: UInt64(bytes.count - offset), reason: parse.reason,
+          segment: name, offset: offset, discardedBytes: segment.size - offset, reason: parse.reason,
           wholeSegment: false)
         return false
       }
@@ -162,13 +174,30 @@ struct LogVerifier {
     return true
   }
 
+  /// Whether a later segment's header says it starts at `sequence` (a file renamed along with others).
+  private static func isRenamed(
+    _ sequence: UInt64, in rest: ArraySlice<(name: String, first: UInt64)>, _ scanner: LogScanner
+  ) -> Bool {
+    rest.contains { entry in
+      guard let segment = try? scanner.open(entry.name) else { return false }
+      defer { segment.close() }
+      guard let bytes = try? segment.headerBytes(), case .success(let header) = SegmentHeader.parse(bytes) else {
+        return false
+      }
+      return header.firstSequence == sequence
+    }
+  }
+
   /// Checks one checksum-valid frame against the chain; false after a finding.
   private func verifyFrame(
-    _ frame: Frame.Parsed, in bytes: [UInt8], segment: String, rest: ArraySlice<(name: String, first: UInt64)>,
-    _ walk: inout Walk
+    _ frame: Frame.Parsed, at absolute: UInt64, in reader: inout SegmentReader,
+    rest: ArraySlice<(name: String, first: UInt64)>, _ walk: inout Walk
   ) throws(FileJournalError) -> Bool {
     let expected = walk.expected
-    let offset = frame.offset
+    let offset = Int(absolute)
+    let segment = reader.name
+    // The frame's ranges are relative to the reader's window, read before anything below moves it.
+    let bytes = reader.window
     guard let chain = walk.chain else { return false }
     if frame.firstSequence < expected {
       walk.find(
@@ -177,7 +206,7 @@ struct LogVerifier {
       return false
     }
     if frame.firstSequence > expected {
-      let later = try laterFrames(after: frame, in: bytes, rest: rest)
+      let later = try laterFrames(after: absolute + UInt64(frame.totalSize), in: &reader, rest: rest)
       if later.contains(where: { $0.chain == frame.storedChain }) {
         walk.find(
           .inserted, segment, offset,
@@ -196,9 +225,9 @@ struct LogVerifier {
     let computed = Frame.chainValue(previous: chain, hashed: bytes[frame.hashed], key: key)
     guard computed == frame.storedChain else {
       // A frame slipped in before the right one: the following frame still links to the chain before it.
-      if case .frame(let next) = Frame.parse(bytes, at: offset + frame.totalSize, detectZeros: false),
+      if case .frame(let next) = try reader.parse(at: absolute + UInt64(frame.totalSize), detectZeros: false),
         next.firstSequence == expected,
-        Frame.chainValue(previous: chain, hashed: bytes[next.hashed], key: key) == next.storedChain
+        Frame.chainValue(previous: chain, hashed: reader.window[next.hashed], key: key) == next.storedChain
       {
         walk.find(.inserted, segment, offset, "a frame whose chain value does not link; the frame after it does")
       } else {
@@ -257,52 +286,47 @@ struct LogVerifier {
   private func locate(_ sequence: UInt64) -> (String, UInt64)? {
     guard let names = try? scanner.segmentNames() else { return nil }
     for entry in names.reversed() where entry.first <= sequence {
-      guard let bytes = try? scanner.readAll(entry.name), case .success(let header) = SegmentHeader.parse(bytes) else {
+      guard var segment = try? scanner.open(entry.name) else { return nil }
+      defer { segment.close() }
+      guard let bytes = try? segment.headerBytes(), case .success(let header) = SegmentHeader.parse(bytes) else {
         return nil
       }
-      var offset = header.size
-      while case .frame(let frame) = Frame.parse(bytes, at: offset) {
+      var offset = UInt64(header.size)
+      while case .frame(let frame)? = try? segment.parse(at: offset) {
         if frame.firstSequence <= sequence, sequence < frame.firstSequence + UInt64(frame.count) {
-          return (entry.name, UInt64(offset))
+          return (entry.name, offset)
         }
-        offset += frame.totalSize
+        offset += UInt64(frame.totalSize)
       }
       return nil
     }
     return nil
   }
 
-  /// The first sequence numbers and stored chain values of the checksum-valid frames after `frame`, in
+  /// The first sequence numbers and stored chain values of the checksum-valid frames from `offset` on, in
   /// this segment and the later ones: enough to tell a reordering from a deletion or a duplicate.
   private func laterFrames(
-    after frame: Frame.Parsed, in bytes: [UInt8], rest: ArraySlice<(name: String, first: UInt64)>
+    after offset: UInt64, in reader: inout SegmentReader, rest: ArraySlice<(name: String, first: UInt64)>
   ) throws(FileJournalError) -> [(first: UInt64, chain: SHA256.Digest)] {
-    var found = Self.frames(in: bytes, from: frame.offset + frame.totalSize)
+    var found = try Self.frames(in: &reader, from: offset)
     for entry in rest {
-      let later = try scanner.readAll(entry.name)
-      guard case .success(let header) = SegmentHeader.parse(later) else { continue }
-      found += Self.frames(in: later, from: header.size)
+      var later = try scanner.open(entry.name)
+      defer { later.close() }
+      guard case .success(let header) = SegmentHeader.parse(try later.headerBytes()) else { continue }
+      found += try Self.frames(in: &later, from: UInt64(header.size))
     }
     return found
   }
 
-  private static func frames(in bytes: [UInt8], from start: Int) -> [(first: UInt64, chain: SHA256.Digest)] {
+  private static func frames(in reader: inout SegmentReader, from start: UInt64) throws(FileJournalError)
+    -> [(first: UInt64, chain: SHA256.Digest)]
+  {
     var found: [(first: UInt64, chain: SHA256.Digest)] = []
     var offset = start
-    while case .frame(let frame) = Frame.parse(bytes, at: offset, detectZeros: false) {
+    while case .frame(let frame) = try reader.parse(at: offset, detectZeros: false) {
       found.append((frame.firstSequence, frame.storedChain))
-      offset += frame.totalSize
+      offset += UInt64(frame.totalSize)
     }
     return found
-  }
-
-  /// The offset of the first checksum-valid frame that starts after `offset`.
-  static func firstFrame(in bytes: [UInt8], after offset: Int) -> Int? {
-    var candidate = offset + 1
-    while candidate + Frame.prefixSize + Frame.minimumBodySize <= bytes.count {
-      if case .frame = Frame.parse(bytes, at: candidate, detectZeros: false) { return candidate }
-      candidate += 1
-    }
-    return nil
   }
 }

@@ -50,25 +50,44 @@ extension BinaryValue {
     }
   }
 
-  /// Appends `text` as a JSON string literal, escaping quotes, backslashes and control characters.
+  /// Appends `text` as a JSON string literal, escaping quotes, backslashes and control characters; DEL,
+  /// the C1 controls, the separators and the bidirectional controls too (see ``LogText``), which JSON
+  /// allows raw but a terminal may act on: the value is the same.
   static func writeJSONString(_ text: String, into out: inout [UInt8]) {
     out.append(UInt8(ascii: "\""))
-    for byte in text.utf8 {
+    if text.unicodeScalars.contains(where: LogText.escapesInJSON) {
+      for scalar in text.unicodeScalars {
+        if LogText.escapesInJSON(scalar) {
+          appendUnicodeEscape(scalar.value, into: &out)
+        } else {
+          appendEscaped(String(scalar).utf8, into: &out)
+        }
+      }
+    } else {
+      appendEscaped(text.utf8, into: &out)
+    }
+    out.append(UInt8(ascii: "\""))
+  }
+
+  private static func appendEscaped(_ utf8: String.UTF8View, into out: inout [UInt8]) {
+    for byte in utf8 {
       switch byte {
       case UInt8(ascii: "\""): out.append(contentsOf: "\\\"".utf8)
       case UInt8(ascii: "\\"): out.append(contentsOf: "\\\\".utf8)
       case 0x0A: out.append(contentsOf: "\\n".utf8)
       case 0x0D: out.append(contentsOf: "\\r".utf8)
       case 0x09: out.append(contentsOf: "\\t".utf8)
-      case 0..<0x20:
-        let hex = Array("0123456789abcdef".utf8)
-        out.append(contentsOf: "\\u00".utf8)
-        out.append(hex[Int(byte >> 4)])
-        out.append(hex[Int(byte & 0x0F)])
+      case 0..<0x20: appendUnicodeEscape(UInt32(byte), into: &out)
       default: out.append(byte)
       }
     }
-    out.append(UInt8(ascii: "\""))
+  }
+
+  /// `\uXXXX` for a scalar of the Basic Multilingual Plane.
+  private static func appendUnicodeEscape(_ value: UInt32, into out: inout [UInt8]) {
+    let hex = Array("0123456789abcdef".utf8)
+    out.append(contentsOf: "\\u".utf8)
+    for shift in stride(from: 12, through: 0, by: -4) { out.append(hex[Int(value >> UInt32(shift) & 0xF)]) }
   }
 
   /// Parses JSON text into a tree: objects become keyed values (in their order), integers `int` (or

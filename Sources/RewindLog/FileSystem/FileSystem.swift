@@ -26,15 +26,6 @@ extension LogFileSystem {
   package func openForReading(_ path: String) throws(IOError) -> any LogFile { try open(path, create: false) }
 }
 
-extension LogFileSystem {
-  /// The whole file at `path`, read through a read-only handle.
-  package func readAll(_ path: String) throws(IOError) -> [UInt8] {
-    let file = try openForReading(path)
-    defer { file.close() }
-    return try file.read(at: 0, count: Int(try file.size()))
-  }
-}
-
 /// An open file.
 package protocol LogFile: AnyObject, Sendable {
   /// The current size in bytes.
@@ -49,6 +40,14 @@ package protocol LogFile: AnyObject, Sendable {
   func truncate(to size: UInt64) throws(IOError)
   /// Closes the file; later calls fail.
   func close()
+  /// Where data may start at or after `offset`, skipping the holes of a sparse file (which read as
+  /// zeros); `nil` when there is none before the end of the file.
+  func nextData(from offset: UInt64) -> UInt64?
+}
+
+extension LogFile {
+  /// `offset`: a file that knows nothing of holes may hold data anywhere.
+  package func nextData(from offset: UInt64) -> UInt64? { offset }
 }
 
 /// A held advisory lock, released by ``release()`` or when the process ends.

@@ -175,4 +175,17 @@ final class POSIXFile: LogFile {
   }
 
   func close() { _ = Glibc_close(fd) }
+
+  func nextData(from offset: UInt64) -> UInt64? {
+    #if os(Linux)
+      // SEEK_DATA (Linux's value; Glibc's module leaves it out, as it needs _GNU_SOURCE).
+      let seekData: Int32 = 3
+      let found = lseek(fd, off_t(offset), seekData)
+      if found >= 0 { return UInt64(found) }
+      // ENXIO: only holes from here to the end. Anything else (no SEEK_DATA here): data may be anywhere.
+      return errno == ENXIO ? nil : offset
+    #else
+      return offset
+    #endif
+  }
 }

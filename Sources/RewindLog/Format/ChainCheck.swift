@@ -6,15 +6,15 @@ import Synchronization
 /// The chain is SHA-256 (or HMAC) over every frame: about a third of the instructions of opening a store and
 /// replaying it. But each frame's value can be checked on its own once the stored values are known:
 /// frame *i* is right when `chain(stored value of frame i-1 ‖ its bytes)` equals its stored value. So the
-/// scanner trusts the stored values, hands each segment's frames here, and goes on with the checksums and
+/// scanner trusts the stored values, hands each read window's frames here, and goes on with the checksums and
 /// the structure; the caller calls ``finish()`` before it trusts what it read. When every check passes,
 /// the stored values are the computed ones, exactly as if the scan had computed them.
 ///
-/// One segment is checked at a time, and the scan (several times faster than the hashing) waits with the
-/// next one in hand: so a long log does not end up in memory while the hashing catches up, and the hashing
-/// is idle only for the moment it takes to hand over the next segment.
+/// One window (a few MiB of a segment) is checked at a time, and the scan (several times faster than the
+/// hashing) waits with the next one in hand: so a long log does not end up in memory while the hashing
+/// catches up, and the hashing is idle only for the moment it takes to hand over the next window.
 final class ChainCheck: Sendable {
-  /// One frame to check: its hashed bytes in its segment, the chain value before it, the one it stores.
+  /// One frame to check: its hashed bytes in its window, the chain value before it, the one it stores.
   struct Item: Sendable {
     var hashed: Range<Int>
     var previous: SHA256.Digest
@@ -32,7 +32,8 @@ final class ChainCheck: Sendable {
 
   init(key: ChainKey?) { self.key = key }
 
-  /// Queues the frames of one segment; blocks while the previous one is still being checked.
+  /// Queues the frames of one window of `segment` (`bytes`); blocks while the previous one is still being
+  /// checked.
   func submit(segment: String, bytes: [UInt8], frames: [Item]) {
     guard !frames.isEmpty else { return }
     waiting.wait()

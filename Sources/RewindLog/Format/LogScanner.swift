@@ -64,20 +64,28 @@ struct LogScanner {
       .sorted { $0.first < $1.first }
   }
 
-  func readAll(_ name: String) throws(FileJournalError) -> [UInt8] {
-    do { return try fileSystem.readAll(directory + "/" + name) } catch { throw .io(error) }
+  /// Opens segment `name` for reading through bounded buffers.
+  func open(_ name: String) throws(FileJournalError) -> SegmentReader {
+    try SegmentReader(fileSystem: fileSystem, directory: directory, name: name)
   }
 
-  /// Scans every segment. Throws for damage anywhere but an incomplete tail of the last segment.
-  /// A verified frame handed to the `visit` callback of ``scan(visit:)``.
+  /// A verified frame handed to the `visit` callback of ``scan(chainCheck:visit:)``.
   struct Visit {
-    /// The whole segment's bytes.
+    /// The bytes of the segment read around the frame: the file from byte `base` on.
     var bytes: [UInt8]
+    /// Where `bytes` starts in the segment; the frame's offsets and ranges are relative to `bytes`.
+    var base: UInt64
     var frame: Frame.Parsed
     var segment: String
     var segmentIndex: Int
+
+    /// The frame's offset in its segment.
+    var offset: UInt64 { base + UInt64(frame.offset) }
   }
 
+  /// Scans every segment, a window at a time. Throws for damage anywhere but an incomplete tail of the
+  /// last segment.
+  ///
   /// - Parameters:
   ///   - chainCheck: When given, the scan takes each frame's stored chain value on trust and hands the
   ///     frames to `chainCheck`, which checks them on another thread: the caller must call
@@ -94,24 +102,29 @@ struct LogScanner {
     var chain: SHA256.Digest?
     segments: for (index, entry) in names.enumerated() {
       let isLast = index == names.count - 1
-      let bytes = try readAll(entry.name)
+      var segment = try open(entry.name)
+      defer { segment.close() }
+      // Frames whose chain values the check thread verifies, with the window they lie in; handed over
+      // whenever the window moves, and also when the scan throws: a wrong chain value before the damage
+      // is the error to report.
       var unchecked: [ChainCheck.Item] = []
-      // Also when the scan throws: a wrong chain value before the damage is the error to report.
-      defer { chainCheck?.submit(segment: entry.name, bytes: bytes, frames: unchecked) }
+      var uncheckedBytes: [UInt8] = []
+      var uncheckedBase: UInt64 = 0
+      defer { chainCheck?.submit(segment: entry.name, bytes: uncheckedBytes, frames: unchecked) }
       let header: SegmentHeader
-      switch SegmentHeader.parse(bytes) {
+      switch SegmentHeader.parse(try segment.headerBytes()) {
       case .success(let parsed): header = parsed
       case .failure(let problem):
         let reason = problem.reason
         // A header that is torn, in the newest segment, with nothing valid after it: the writer died while
         // creating the segment. Anything else is damage.
         let tornCreation: Bool
-        if case .invalid = problem { tornCreation = bytes.count <= SegmentHeader.keyedSize } else { tornCreation = true }
-        guard isLast, tornCreation, !containsFrame(bytes, after: 0) else {
+        if case .invalid = problem { tornCreation = segment.size <= UInt64(SegmentHeader.keyedSize) } else { tornCreation = true }
+        guard isLast, tornCreation, try segment.firstFrame(after: 0) == nil else {
           throw .corrupted(segment: entry.name, offset: 0, lastGoodSequence: expected - 1, reason: reason)
         }
         log.tornTail = TornTail(
-          segment: entry.name, offset: 0, discardedBytes: UInt64(bytes.count), reason: reason, wholeSegment: true)
+          segment: entry.name, offset: 0, discardedBytes: segment.size, reason: reason, wholeSegment: true)
         continue
       }
       if log.logID == nil {
@@ -134,62 +147,67 @@ struct LogScanner {
       guard header.previousChain == chain else {
         throw .tampered(segment: entry.name, offset: 0, lastGoodSequence: expected - 1)
       }
-      var offset = header.size
-      scanning: while offset < bytes.count {
-        let parse = Frame.parse(bytes, at: offset)
+      var offset = UInt64(header.size)
+      scanning: while offset < segment.size {
+        let parse = try segment.parse(at: offset)
         switch parse {
         case .frame(let frame):
           let previous = chain ?? frame.storedChain
           let computed: SHA256.Digest
-          if chainCheck != nil {
+          if let chainCheck {
+            if segment.base != uncheckedBase || segment.window.count != uncheckedBytes.count {
+              chainCheck.submit(segment: entry.name, bytes: uncheckedBytes, frames: unchecked)
+              (unchecked, uncheckedBytes, uncheckedBase) = ([], segment.window, segment.base)
+            }
             unchecked.append(
               ChainCheck.Item(
-                hashed: frame.hashed, previous: previous, stored: frame.storedChain, offset: offset,
+                hashed: frame.hashed, previous: previous, stored: frame.storedChain, offset: Int(offset),
                 lastGoodSequence: expected - 1))
             computed = frame.storedChain
           } else {
-            computed = Frame.chainValue(previous: previous, hashed: bytes[frame.hashed], key: key)
+            computed = Frame.chainValue(previous: previous, hashed: segment.window[frame.hashed], key: key)
           }
           guard computed == frame.storedChain else {
-            throw .tampered(segment: entry.name, offset: UInt64(offset), lastGoodSequence: expected - 1)
+            throw .tampered(segment: entry.name, offset: offset, lastGoodSequence: expected - 1)
           }
           guard frame.firstSequence == expected else {
             throw .corrupted(
-              segment: entry.name, offset: UInt64(offset), lastGoodSequence: expected - 1,
+              segment: entry.name, offset: offset, lastGoodSequence: expected - 1,
               reason: "frame starts at event \(frame.firstSequence), expected \(expected)")
           }
           log.frames.append(
             FrameLocation(
-              segment: log.segments.count, offset: UInt64(offset), size: UInt32(frame.totalSize),
+              segment: log.segments.count, offset: offset, size: UInt32(frame.totalSize),
               firstSequence: frame.firstSequence, count: frame.count, chain: computed))
           chain = computed
           expected += UInt64(frame.count)
-          offset += frame.totalSize
-          if !visit(Visit(bytes: bytes, frame: frame, segment: entry.name, segmentIndex: index)) {
-            log.segments.append(
-              SegmentInfo(name: entry.name, firstSequence: header.firstSequence, validEnd: UInt64(offset)))
+          offset += UInt64(frame.totalSize)
+          let visited = Visit(
+            bytes: segment.window, base: segment.base, frame: frame, segment: entry.name, segmentIndex: index)
+          if !visit(visited) {
+            log.segments.append(SegmentInfo(name: entry.name, firstSequence: header.firstSequence, validEnd: offset))
             break segments
           }
         case .malformed:
-          throw .corrupted(segment: entry.name, offset: UInt64(offset), lastGoodSequence: expected - 1, reason: parse.reason)
+          throw .corrupted(segment: entry.name, offset: offset, lastGoodSequence: expected - 1, reason: parse.reason)
         case .incomplete, .zeros, .badLength, .badChecksum:
           // Only the end of the newest segment can be torn, and only when no valid frame follows.
           if !isLast {
-            throw .corrupted(segment: entry.name, offset: UInt64(offset), lastGoodSequence: expected - 1, reason: parse.reason)
+            throw .corrupted(segment: entry.name, offset: offset, lastGoodSequence: expected - 1, reason: parse.reason)
           }
           if case .zeros = parse {
-          } else if let later = firstFrame(in: bytes, after: offset) {
+          } else if let later = try segment.firstFrame(after: offset) {
             throw .corrupted(
-              segment: entry.name, offset: UInt64(offset), lastGoodSequence: expected - 1,
+              segment: entry.name, offset: offset, lastGoodSequence: expected - 1,
               reason: "\(parse.reason) followed by a valid frame at byte \(later)")
           }
           log.tornTail = TornTail(
-            segment: entry.name, offset: UInt64(offset), discardedBytes: UInt64(bytes.count - offset),
+            segment: entry.name, offset: offset, discardedBytes: segment.size - offset,
             reason: parse.reason, wholeSegment: false)
           break scanning
         }
       }
-      log.segments.append(SegmentInfo(name: entry.name, firstSequence: header.firstSequence, validEnd: UInt64(offset)))
+      log.segments.append(SegmentInfo(name: entry.name, firstSequence: header.firstSequence, validEnd: offset))
     }
     log.lastSequence = expected - 1
     log.lastChain = chain
@@ -205,17 +223,5 @@ struct LogScanner {
     case (.some(let stored), .some(let key)):
       guard stored == key.checkValue(logID: header.logID) else { throw .wrongKey(segment: segment) }
     }
-  }
-
-  private func containsFrame(_ bytes: [UInt8], after offset: Int) -> Bool { firstFrame(in: bytes, after: offset) != nil }
-
-  /// The offset of the first checksum-valid frame that starts after `offset`.
-  private func firstFrame(in bytes: [UInt8], after offset: Int) -> Int? {
-    var candidate = offset + 1
-    while candidate + Frame.prefixSize + Frame.minimumBodySize <= bytes.count {
-      if case .frame = Frame.parse(bytes, at: candidate, detectZeros: false) { return candidate }
-      candidate += 1
-    }
-    return nil
   }
 }

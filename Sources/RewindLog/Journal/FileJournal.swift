@@ -103,7 +103,9 @@ public final class FileJournal<Action: Codable & Sendable>: Journal {
     do {
       lock = try fileSystem.lock(directory + "/LOCK")
     } catch {
-      throw FileJournalError.locked(directory: directory)
+      // Only a lock held elsewhere is "locked"; a lock file that cannot be opened is an I/O error.
+      throw error.code == EWOULDBLOCK || error.code == EAGAIN
+        ? FileJournalError.locked(directory: directory) : FileJournalError.io(error)
     }
     do {
       let scanned: ScannedLog
@@ -200,78 +202,50 @@ public final class FileJournal<Action: Codable & Sendable>: Journal {
   // MARK: Journal
 
   /// The newest event appended (not necessarily durable yet); 0 when the log is empty.
-  public var lastSequence: UInt64 { committer.shared.withLock { $0.lastAppended } }
+  public var lastSequence: UInt64 { committer.read(\.lastAppended) }
 
   /// The newest event known to be synced.
-  public var durableSequence: UInt64 { committer.shared.withLock { $0.durable } }
+  public var durableSequence: UInt64 { committer.read(\.durable) }
 
   /// Whether events are still being made durable. Observe it to learn that durability was lost.
-  public var durabilityStatus: DurabilityStatus {
-    committer.shared.withLock { shared in
-      shared.failure.map { .lost($0, durableThrough: shared.durable) }
-        ?? .healthy(durableThrough: shared.durable)
-    }
-  }
+  public var durabilityStatus: DurabilityStatus { committer.read(\.status) }
 
   /// The durability status now, then once more if durability is lost; finishes then or at ``close()``.
   ///
   /// ```swift
   /// for await status in journal.durabilityStatusUpdates() where status.isLost { showWarning(status) }
   /// ```
-  public func durabilityStatusUpdates() -> AsyncStream<DurabilityStatus> {
-    let (stream, continuation) = AsyncStream.makeStream(of: DurabilityStatus.self)
-    let current = committer.shared.withLock { shared -> DurabilityStatus? in
-      if let failure = shared.failure { return .lost(failure, durableThrough: shared.durable) }
-      if shared.closing { return nil }
-      shared.statusObservers.append(continuation)
-      return .healthy(durableThrough: shared.durable)
-    }
-    if let current {
-      continuation.yield(current)
-      if current.isLost { continuation.finish() }
-    } else {
-      continuation.finish()
-    }
-    return stream
-  }
+  public func durabilityStatusUpdates() -> AsyncStream<DurabilityStatus> { committer.statusUpdates() }
 
   /// The error that stopped durability, for the store's `journalStatus`.
   public var failure: (any Error)? {
-    committer.shared.withLock { $0.failure.map { FileJournalError.durabilityLost($0) } }
+    committer.read { $0.failure.map { FileJournalError.durabilityLost($0) } }
   }
 
   /// Encodes `event` and hands it to the committer; with ``Durability/immediate``, returns after its sync.
   ///
   /// - Throws: `JournalError.sequenceGap` for a misnumbered event, ``FileJournalError/durabilityLost(_:)``
-  ///   once a write or sync failed, ``FileJournalError/closed`` after ``close()``, and encoding errors.
+  ///   once a write or sync failed, ``FileJournalError/closed`` after ``close()``;
+  ///   ``FileJournalError/eventTooLarge(sequence:bytes:)`` or
+  ///   ``FileJournalError/unencodableEvent(sequence:reason:)`` for an event that cannot be written:
+  ///   waiting for the durability of it, or of any later sequence number, then throws the same error
+  ///   (unless another event is appended with its number).
   public func append(_ event: Event<Action>) throws {
-    let record = try encodeRecord(event)
-    let (needed, handler) = try committer.shared.withLock {
-      shared throws -> (Bool, (@Sendable (UInt64) -> Void)?) in
-      if let failure = shared.failure { throw FileJournalError.durabilityLost(failure) }
-      if shared.closing { throw FileJournalError.closed }
-      guard event.sequence == shared.lastAppended + 1 else {
-        throw JournalError.sequenceGap(expected: shared.lastAppended + 1, received: event.sequence)
-      }
-      if shared.open.count > 0, shared.open.records.bytes.count + record.count > Frame.targetRecordBytes {
-        shared.ready.append(shared.open)
-        shared.open = Committer.Group()
-      }
-      if shared.open.count == 0 { shared.open.first = event.sequence }
-      shared.open.records.append(record)
-      shared.open.count += 1
-      shared.lastAppended = event.sequence
-      let due = options.snapshotInterval.map { event.sequence % $0 == 0 } ?? false
-      return (shared.takeIdle(), due ? shared.snapshotHandler : nil)
+    let record: [UInt8]
+    do {
+      record = try encodeRecord(event)
+    } catch {
+      committer.refuse(event.sequence, because: error)
+      throw error
     }
-    committer.signal(needed)
+    let handler = try committer.append(record, sequence: event.sequence, snapshotInterval: options.snapshotInterval)
     if options.durability == .immediate { try committer.wait(for: .durable, through: event.sequence) }
     handler?(event.sequence)
   }
 
   /// The event as a length-prefixed record: the envelope written field by field, the action (or command)
   /// through the codec.
-  private func encodeRecord(_ event: Event<Action>) throws -> [UInt8] {
+  private func encodeRecord(_ event: Event<Action>) throws(FileJournalError) -> [UInt8] {
     var writer = ByteWriter(capacity: 96)
     do {
       switch event.payload {
@@ -308,10 +282,10 @@ public final class FileJournal<Action: Codable & Sendable>: Journal {
           typeName: { _ in "rewind." + reflectedTypeName(of: command) })
       }
     } catch {
-      throw FileJournalError.unencodableEvent(sequence: event.sequence, reason: String(describing: error))
+      throw .unencodableEvent(sequence: event.sequence, reason: String(describing: error))
     }
     guard writer.bytes.count <= Frame.maximumBodySize - Frame.minimumBodySize else {
-      throw FileJournalError.eventTooLarge(sequence: event.sequence, bytes: writer.bytes.count)
+      throw .eventTooLarge(sequence: event.sequence, bytes: writer.bytes.count)
     }
     return writer.bytes
   }
@@ -334,7 +308,10 @@ public final class FileJournal<Action: Codable & Sendable>: Journal {
   }
 
   /// Suspends until every event through `sequence` is synced (with ``Durability/none``, this syncs).
-  /// - Throws: ``FileJournalError/durabilityLost(_:)`` when a write or sync failed first.
+  /// - Throws: ``FileJournalError/durabilityLost(_:)`` when a write or sync failed first;
+  ///   ``FileJournalError/closed`` when the journal closed first; the error that refused an event through
+  ///   `sequence`, or ``FileJournalError/notAppended(sequence:lastAppended:)`` when `sequence` was never
+  ///   appended: nothing is reported durable that the journal does not hold.
   public func waitForDurability(through sequence: UInt64) async throws {
     try await committer.waitAsync(for: .durable, through: sequence)
   }
@@ -348,7 +325,7 @@ public final class FileJournal<Action: Codable & Sendable>: Journal {
   /// Calls `handler` (on the appending thread, outside any journal lock) with the sequence number of every
   /// `options.snapshotInterval`-th event. `Store.open` uses it to schedule snapshots.
   public func onSnapshotDue(_ handler: @escaping @Sendable (UInt64) -> Void) {
-    committer.shared.withLock { $0.snapshotHandler = handler }
+    committer.setSnapshotHandler(handler)
   }
 
   // MARK: Reading
@@ -402,14 +379,16 @@ public final class FileJournal<Action: Codable & Sendable>: Journal {
 
   /// The chain value of the frame that holds event `sequence`, when it is written.
   func chainValue(containing sequence: UInt64) -> SHA256.Digest? {
-    committer.shared.withLock { shared in
-      guard let index = Self.frameIndex(in: shared.frames, containing: sequence) else { return nil }
-      return shared.frames[index].chain
+    committer.read { state in
+      guard let index = Self.frameIndex(in: state.frames, containing: sequence) else { return nil }
+      return state.frames[index].chain
     }
   }
 
   /// Blocks until every event appended so far is written to the operating system, without syncing: it
   /// then survives a crash of the process, though not of the machine.
+  /// - Throws: ``FileJournalError/durabilityLost(_:)`` when a write failed first, or
+  ///   ``FileJournalError/closed``.
   public func waitUntilHandedToOS() throws {
     try committer.wait(for: .written, through: lastSequence)
   }
@@ -433,15 +412,18 @@ public final class FileJournal<Action: Codable & Sendable>: Journal {
   func forEachRecord(
     from first: UInt64, through last: UInt64?, _ body: (EventRecord, EventLocation) throws -> Void
   ) throws {
-    try waitUntilWritten(through: lastSequence)
-    let (frames, segments, written) = committer.shared.withLock { ($0.frames, $0.segments, $0.written) }
+    // Only what the range needs must be written first: after a failure, what was written stays readable.
+    let appended = lastSequence
+    try waitUntilWritten(through: min(last ?? appended, appended))
+    let (frames, segments, written) = committer.read { ($0.frames, $0.segments, $0.written) }
     let upper = min(last ?? written, written)
     guard first <= upper, var index = Self.frameIndex(in: frames, containing: first) else { return }
     while index < frames.count, frames[index].firstSequence <= upper {
-      // Read a run of frames of one segment with one call.
+      // Read a run of frames of one segment with one call, a few MiB at most (or one frame).
       var end = index
       while end + 1 < frames.count, frames[end + 1].segment == frames[index].segment,
-        frames[end + 1].firstSequence <= upper
+        frames[end + 1].firstSequence <= upper,
+        frames[end + 1].offset + UInt64(frames[end + 1].size) - frames[index].offset <= UInt64(SegmentReader.windowSize)
       {
         end += 1
       }

@@ -6,6 +6,9 @@ public enum FileJournalError: Error, Sendable, Hashable, CustomStringConvertible
   case durabilityLost(IOError)
   /// The journal was closed.
   case closed
+  /// Durability or progress was asked of event `sequence`, which the journal never took: it holds events
+  /// through `lastAppended` only.
+  case notAppended(sequence: UInt64, lastAppended: UInt64)
   /// A file operation failed while opening, reading or repairing.
   case io(IOError)
   /// A frame or segment header is damaged somewhere other than an incomplete tail.
@@ -37,6 +40,8 @@ public enum FileJournalError: Error, Sendable, Hashable, CustomStringConvertible
     case .locked(let directory): "the log at \(directory) is already open for writing"
     case .durabilityLost(let error): "durability lost: \(error); reopen the journal to recover"
     case .closed: "the journal is closed"
+    case .notAppended(let sequence, let last):
+      "event \(sequence) was never appended to the journal, which holds events through \(last); it is not durable"
     case .io(let error): String(describing: error)
     case .corrupted(let segment, let offset, let last, let reason):
       "corrupted log: \(reason) in \(segment) at byte \(offset); last good event is \(last)"

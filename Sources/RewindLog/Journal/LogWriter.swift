@@ -34,7 +34,15 @@ final class LogWriter {
     if let last = scanned.segments.last {
       segmentName = last.name
       offset = last.validEnd
-      file = try fileSystem.open(directory + "/" + last.name, create: false)
+      let opened = try fileSystem.open(directory + "/" + last.name, create: false)
+      file = opened
+      // What recovery keeps is reported durable, so it must be synced: a previous writer may have died (or
+      // failed a sync) with frames only in the page cache. Only the newest segment can hold unsynced
+      // frames: rolling syncs the old segment before the new one gets any.
+      do { try opened.sync() } catch {
+        opened.close()
+        throw error
+      }
     } else {
       segmentName = ""
       offset = 0

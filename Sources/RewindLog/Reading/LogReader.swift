@@ -61,7 +61,7 @@ public struct LogReader: Sendable {
   }
 
   /// Calls `body` with every event from `first` through `last` (default: the newest) as a tree, and the
-  /// commit time of its frame. Reads one segment at a time.
+  /// commit time of its frame. Reads a window of a few MiB (or one frame) at a time.
   ///
   /// - Throws: ``FileJournalError`` when a segment cannot be read or changed since the scan, a record or
   ///   binary payload does not decode; and whatever `body` throws.
@@ -103,10 +103,15 @@ public struct LogReader: Sendable {
     for (index, segment) in scanned.segments.enumerated() {
       let frames = scanned.frames.filter { $0.segment == index && $0.lastSequence >= lower && $0.firstSequence <= upper }
       guard !frames.isEmpty else { continue }
-      let bytes = try scanner.readAll(segment.name)
+      // A window of the segment at a time (a few MiB, or one frame), whatever the segment's size.
+      var reader = try scanner.open(segment.name)
+      defer { reader.close() }
       for location in frames {
-        guard Int(location.offset) + Int(location.size) <= bytes.count,
-          case .frame(let frame) = Frame.parse(bytes, at: Int(location.offset), detectZeros: false),
+        try reader.load(location.offset, count: Int(location.size))
+        let bytes = reader.window
+        let start = reader.relative(location.offset)
+        guard start + Int(location.size) <= bytes.count,
+          case .frame(let frame) = Frame.parse(bytes, at: start, detectZeros: false),
           frame.firstSequence == location.firstSequence
         else {
           throw FileJournalError.corrupted(
@@ -136,15 +141,14 @@ public struct LogReader: Sendable {
   public func snapshots() -> [SnapshotSummary] {
     return SnapshotFile.files(in: directory, fileSystem: fileSystem).map { name, sequence in
       var summary = SnapshotSummary(file: name, sequence: sequence, bytes: 0)
-      let bytes: [UInt8]
+      let loaded: Result<SnapshotFile, SnapshotRejection.Reason>
       do {
-        bytes = try fileSystem.readAll(directory + "/" + name)
+        (summary.bytes, loaded) = try SnapshotFile.load(directory + "/" + name, fileSystem: fileSystem)
       } catch {
         summary.problem = .damaged(String(describing: error))
         return summary
       }
-      summary.bytes = UInt64(bytes.count)
-      switch SnapshotFile.parse(bytes) {
+      switch loaded {
       case .failure(let reason): summary.problem = reason
       case .success(let snapshot):
         summary.codec = snapshot.codec

@@ -47,10 +47,26 @@ extension FileJournal {
   ) throws -> VerificationReport {
     let scanner = LogScanner(fileSystem: fileSystem, directory: directory, key: key)
     let log = try scanner.scan()
+    if let bad = try firstUndecodableRecord(in: log, scanner: scanner) { throw bad }
+    return VerificationReport(
+      lastSequence: log.lastSequence, segmentCount: log.segments.count, frameCount: log.frames.count,
+      headChain: log.lastChain?.description, tornTail: log.tornTail)
+  }
+
+  /// The first record of `log` that does not parse (or whose binary payload does not decode as a tree), as
+  /// the error `verify` throws: the damage a valid checksum and chain value can still hold.
+  static func firstUndecodableRecord(in log: ScannedLog, scanner: LogScanner) throws(FileJournalError)
+    -> FileJournalError?
+  {
     for (index, segment) in log.segments.enumerated() {
-      let bytes = try scanner.readAll(segment.name)
+      var reader = try scanner.open(segment.name)
+      defer { reader.close() }
       for frame in log.frames where frame.segment == index {
-        guard case .frame(let parsed) = Frame.parse(bytes, at: Int(frame.offset), detectZeros: false) else { continue }
+        try reader.load(frame.offset, count: Int(frame.size))
+        let bytes = reader.window
+        guard case .frame(let parsed) = Frame.parse(bytes, at: reader.relative(frame.offset), detectZeros: false) else {
+          continue
+        }
         for (position, range) in parsed.records.enumerated() {
           let sequence = parsed.firstSequence + UInt64(position)
           do {
@@ -60,20 +76,24 @@ extension FileJournal {
               throw BinaryCodecError.mismatch(expected: "a keyed payload naming the type", found: "none", offset: 0)
             }
           } catch {
-            throw FileJournalError.corrupted(
-              segment: segment.name, offset: frame.offset, lastGoodSequence: sequence - 1,
+            // The frame is the unit the chain covers: repair keeps the events before it.
+            return .corrupted(
+              segment: segment.name, offset: frame.offset, lastGoodSequence: frame.firstSequence - 1,
               reason: "event \(sequence) does not decode: \(error)")
           }
         }
       }
     }
-    return VerificationReport(
-      lastSequence: log.lastSequence, segmentCount: log.segments.count, frameCount: log.frames.count,
-      headChain: log.lastChain?.description, tornTail: log.tornTail)
+    return nil
   }
 
   /// Keeps the longest valid prefix of the log and moves everything after it (the rest of the damaged
   /// segment and every later segment) into the `quarantine` subdirectory. Deletes nothing.
+  ///
+  /// It handles every damage ``verify(directory:key:)`` reports: a torn tail, a damaged or misnumbered
+  /// frame or segment, a wrong chain value, and a record that does not decode although its frame's
+  /// checksum and chain value are valid (the whole frame is set aside: its events before the bad one go
+  /// with it, since a frame is never rewritten).
   ///
   /// Takes the directory's lock, so it fails with ``FileJournalError/locked(directory:)`` while a journal
   /// has it open. A keyed log needs its `key`: without it, no chain value can be checked, and the key
@@ -96,8 +116,13 @@ extension FileJournal {
         let damage: (segment: String, offset: UInt64)
         switch Result(catching: { () throws(FileJournalError) in try scanner.scan() }) {
         case .success(let log):
-          guard let torn = log.tornTail else { return RepairReport(lastSequence: log.lastSequence, quarantined: quarantined) }
-          damage = (torn.segment, torn.wholeSegment ? 0 : torn.offset)
+          if let torn = log.tornTail {
+            damage = (torn.segment, torn.wholeSegment ? 0 : torn.offset)
+          } else if let bad = try firstUndecodableRecord(in: log, scanner: scanner), let located = bad.location {
+            damage = located
+          } else {
+            return RepairReport(lastSequence: log.lastSequence, quarantined: quarantined)
+          }
         case .failure(let error):
           guard let located = error.location else { throw error }
           damage = located
@@ -124,13 +149,21 @@ extension FileJournal {
     let file = try fileSystem.open(directory + "/" + segment, create: false)
     defer { file.close() }
     let size = try file.size()
-    let tail = size > offset ? try file.read(at: offset, count: Int(size - offset)) : []
     let name = segment + ".from-byte-" + String(offset)
     let copy = try fileSystem.open(directory + "/" + name, create: true)
+    defer { copy.close() }
+    // Copied a chunk at a time, zero chunks left as holes: a tail stretched to gigabytes of zeros costs
+    // neither that much memory nor that much disk.
     try copy.truncate(to: 0)
-    try copy.write(tail, at: 0)
+    try copy.truncate(to: size > offset ? size - offset : 0)
+    var position = offset
+    while position < size {
+      let chunk = try file.read(at: position, count: Int(min(UInt64(SegmentReader.chunkSize), size - position)))
+      guard !chunk.isEmpty else { break }
+      if !SegmentReader.isZero(chunk) { try copy.write(chunk, at: position - offset) }
+      position += UInt64(chunk.count)
+    }
     try copy.sync()
-    copy.close()
     let path = try Quarantine.move(name, in: directory, fileSystem: fileSystem)
     try file.truncate(to: offset)
     try file.sync()

@@ -42,15 +42,15 @@ extension FileJournal {
   public func loadSnapshot<State: Decodable>(_ type: State.Type) -> (state: State?, sequence: UInt64, recovery: SnapshotRecovery) {
     var rejected: [SnapshotRejection] = []
     for (name, sequence) in SnapshotFile.files(in: directory, fileSystem: fileSystem) {
-      let bytes: [UInt8]
+      let loaded: Result<SnapshotFile, SnapshotRejection.Reason>
       do {
-        bytes = try fileSystem.readAll(directory + "/" + name)
+        loaded = try SnapshotFile.load(directory + "/" + name, fileSystem: fileSystem).snapshot
       } catch {
         rejected.append(SnapshotRejection(file: name, reason: .damaged(String(describing: error))))
         continue
       }
       let snapshot: SnapshotFile
-      switch SnapshotFile.parse(bytes) {
+      switch loaded {
       case .success(let parsed): snapshot = parsed
       case .failure(let reason):
         rejected.append(SnapshotRejection(file: name, reason: reason))

@@ -51,6 +51,41 @@ struct SnapshotFile {
     }
   }
 
+  /// Reads and parses the snapshot file at `path`, checking its size, header and checksum through bounded
+  /// buffers before the state is read: a damaged or stretched file costs no more memory than a chunk.
+  /// - Returns: the file's size and the parsed snapshot or why it cannot be used.
+  /// - Throws: `IOError` when the file cannot be read.
+  static func load(_ path: String, fileSystem: any LogFileSystem) throws(IOError)
+    -> (bytes: UInt64, snapshot: Result<SnapshotFile, SnapshotRejection.Reason>)
+  {
+    let file = try fileSystem.openForReading(path)
+    defer { file.close() }
+    let size = try file.size()
+    guard size >= UInt64(fixedSize) else { return (size, .failure(.damaged("file too short"))) }
+    // The fixed fields before the state; the state length must account for the rest of the file exactly.
+    var reader = ByteReader(try file.read(at: 0, count: fixedSize - 4))
+    guard let magic = try? reader.bytes(8), Array(magic) == Self.magic else {
+      return (size, .failure(.damaged("not a Rewind snapshot")))
+    }
+    _ = try? reader.bytes(4 + 16 + 8 + 32 + 1)
+    guard let length = try? reader.u32(), UInt64(length) + UInt64(fixedSize) == size else {
+      return (size, .failure(.damaged("the state length does not match the file size")))
+    }
+    var crc: UInt32 = 0
+    var position: UInt64 = 0
+    while position < size - 4 {
+      let chunk = try file.read(at: position, count: Int(min(UInt64(SegmentReader.chunkSize), size - 4 - position)))
+      guard !chunk.isEmpty else { return (size, .failure(.damaged("truncated"))) }
+      crc = chunk.withUnsafeBytes { CRC32C.checksum($0, continuing: crc) }
+      position += UInt64(chunk.count)
+    }
+    var tail = ByteReader(try file.read(at: size - 4, count: 4))
+    guard let stored = try? tail.u32(), CRC32C.unmask(stored) == crc else {
+      return (size, .failure(.damaged("checksum mismatch")))
+    }
+    return (size, parse(try file.read(at: 0, count: Int(size))))
+  }
+
   static func fileName(sequence: UInt64) -> String {
     let digits = String(sequence)
     return "snapshot-" + String(repeating: "0", count: max(0, 20 - digits.count)) + digits + ".bin"

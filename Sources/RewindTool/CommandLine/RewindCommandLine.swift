@@ -89,14 +89,22 @@ public struct RewindCommandLine: Sendable {
       output.write(command.spec.usage(tool: name))
       return ExitStatus.ok.rawValue
     }
+    let status: ExitStatus
     do {
-      return try command.run(Invocation(tool: name, arguments: parsed, output: output, errors: errors)).rawValue
+      status = try command.run(Invocation(tool: name, arguments: parsed, output: output, errors: errors))
     } catch {
-      let failure = ToolError.reading(parsed.positionals.first ?? ".", error)
+      let failure = output.writeError ?? ToolError.reading(parsed.positionals.first ?? ".", error)
       output.flush()
       errors.line("\(name) \(first): \(failure)")
       if case .usage = failure { errors.line("run '\(name) \(first) --help' for usage") }
       return failure.status.rawValue
     }
+    // Output that could not be written is a failure of the command, whatever it found.
+    output.flush()
+    if let failure = output.writeError {
+      errors.line("\(name) \(first): \(failure)")
+      return failure.status.rawValue
+    }
+    return status.rawValue
   }
 }

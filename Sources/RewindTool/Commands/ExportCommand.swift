@@ -1,11 +1,4 @@
-import Foundation
 import RewindLog
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
 
 /// `rewind export DIR`: the events as CloudEvents 1.0 (a batch or JSON lines) or plain JSON lines, streamed
 /// by `LogAudit.export`, which verifies each frame as it reads.
@@ -61,37 +54,31 @@ enum ExportCommand {
     let track: (AuditProgress) -> Void = { step in progress.update(step.bytesDone, of: step.bytesTotal) }
     guard let path = arguments.value("output"), path != "-" else {
       do {
-        report(try LogAudit.export(directory: directory, options: options, progress: track) { invocation.output.write(bytes: $0) })
+        report(
+          try LogAudit.export(directory: directory, options: options, progress: track) { chunk in
+            invocation.output.write(bytes: chunk)
+            // Stop at the first failed write rather than read the rest of the log for nothing.
+            if let failure = invocation.output.writeError { throw failure }
+          })
+      } catch let error as ToolError {
+        throw error
       } catch {
         throw ToolError.reading(directory, error)
       }
       return .ok
     }
-    // Into a temporary file beside the output, renamed over it only when the whole export succeeded.
-    let temporary = path + ".partial"
-    guard FileManager.default.createFile(atPath: temporary, contents: nil) else {
-      let parent = (path as NSString).deletingLastPathComponent
-      if !parent.isEmpty, !FileManager.default.fileExists(atPath: parent) {
-        throw ToolError.noInput(path: path, cause: "the directory \(parent) does not exist")
-      }
-      throw ToolError.io(path: path, cause: "cannot create \(temporary)")
-    }
+    // Replaced only when the whole export succeeded (see OutputFile); a device or pipe is written in place.
+    let file = try OutputFile.open(path)
     do {
-      let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: temporary))
-      let summary: ExportSummary
-      do {
-        defer { try? handle.close() }
-        summary = try LogAudit.export(directory: directory, to: handle, options: options, progress: track)
+      let summary = try LogAudit.export(directory: directory, options: options, progress: track) { chunk in
+        try file.write(chunk)
       }
-      guard rename(temporary, path) == 0 else {
-        throw ToolError.io(path: path, cause: "cannot write: \(String(cString: strerror(errno))) (errno \(errno))")
-      }
+      try file.commit()
       report(summary)
     } catch {
-      try? FileManager.default.removeItem(atPath: temporary)
+      file.abandon()
       if let tool = error as? ToolError { throw tool }
-      if error is FileJournalError { throw ToolError.reading(directory, error) }
-      throw ToolError.io(path: path, cause: "cannot write: \((error as NSError).localizedDescription)")
+      throw ToolError.reading(directory, error)
     }
     return .ok
   }

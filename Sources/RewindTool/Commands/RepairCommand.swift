@@ -53,10 +53,11 @@ enum RepairCommand {
       .filter { $0.hasPrefix("segment-") && $0.hasSuffix(".log") }.sorted()
     let damage: (segment: String, offset: UInt64, lastGood: UInt64, reason: String)
     do {
-      let reader = try LogReader(directory: directory, key: key)
-      guard let torn = reader.summary.tornTail else { return nil }
-      damage = (torn.segment, torn.wholeSegment ? 0 : torn.offset, reader.summary.lastSequence, torn.description)
-    } catch {
+      // The checks repair acts on: structure, chain, and every record (what `verify` reports).
+      let report = try FileJournal<Int>.verify(directory: directory, key: key)
+      guard let torn = report.tornTail else { return nil }
+      damage = (torn.segment, torn.wholeSegment ? 0 : torn.offset, report.lastSequence, torn.description)
+    } catch let error as FileJournalError {
       switch error {
       case .corrupted(let segment, let offset, let last, _), .tampered(let segment, let offset, let last):
         damage = (segment, offset, last, error.description)

@@ -33,10 +33,10 @@ enum ShowCommand {
     }
     var rows: [(String, String)] = [
       ("event", "#\(event.sequence)"),
-      ("type", "\(event.typeName) (schema version \(event.schemaVersion), \(event.codec == .binary ? "binary" : "JSON") codec)"),
+      ("type", "\(LogText.escaped(event.typeName)) (schema version \(event.schemaVersion), \(event.codec == .binary ? "binary" : "JSON") codec)"),
       ("time", event.timestamp.map(EventView.format) ?? "-"), ("committed", EventView.format(event.committed)),
-      ("actor", event.actor ?? "-"),
-      ("source", (event.source ?? "-") + (event.cause.map { " (caused by event #\($0))" } ?? "")),
+      ("actor", event.actor.map(LogText.escaped) ?? "-"),
+      ("source", (event.source.map(LogText.escaped) ?? "-") + (event.cause.map { " (caused by event #\($0))" } ?? "")),
     ]
     if let correlation = event.correlationID { rows.append(("correlation", String(correlation))) }
     for (name, value) in rows { invocation.output.line(name.padding(toLength: 12, withPad: " ", startingAt: 0) + value) }

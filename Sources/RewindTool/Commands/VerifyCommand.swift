@@ -73,7 +73,9 @@ enum VerifyCommand {
     } else if let report, let problem = report.firstProblem {
       out.line("FAILED \(directory): \(problem.kind.rawValue) at event \(problem.sequence)")
       out.line("  \(problem.description)")
-      out.line("  events 1...\(report.lastSequence) verified before it")
+      out.line(
+        report.lastSequence > 0
+          ? "  events 1...\(report.lastSequence) verified before it" : "  no event verified before it")
     } else if let report {
       out.line(
         "verified \(directory): \(report.lastSequence) events in \(report.frameCount) frames, "

@@ -79,14 +79,15 @@ public struct EventView: Sendable {
 
   /// The event as one JSON object (the form `events --json`, `show --json` and the timeline use).
   public var json: JSONValue {
+    // Text from the log is escaped by LogText's rule, as in every other output.
     var fields: [(String, JSONValue)] = [
-      ("sequence", .int(sequence)), ("type", .string(typeName)), ("schemaVersion", .int(schemaVersion)),
-      ("kind", .string(kind)),
+      ("sequence", .int(sequence)), ("type", .string(LogText.escaped(typeName))),
+      ("schemaVersion", .int(schemaVersion)), ("kind", .string(LogText.escaped(kind))),
     ]
     fields.append(("time", timestamp.map { .string(Self.format($0)) } ?? .null))
     fields.append(("committed", .string(Self.format(committed))))
-    fields.append(("actor", actor.map(JSONValue.string) ?? .null))
-    fields.append(("source", source.map(JSONValue.string) ?? .null))
+    fields.append(("actor", actor.map { .string(LogText.escaped($0)) } ?? .null))
+    fields.append(("source", source.map { .string(LogText.escaped($0)) } ?? .null))
     if let cause { fields.append(("cause", .int(cause))) }
     if let correlationID { fields.append(("correlationID", .int(correlationID))) }
     fields.append(("codec", .string(codec == .binary ? "binary" : "json")))
@@ -97,16 +98,18 @@ public struct EventView: Sendable {
   /// One line for `events`: sequence, time, type, source, actor, payload (shortened).
   public var line: String {
     let time = timestamp.map(Self.format) ?? "-"
-    var text = "#\(sequence)  \(time)  \(typeName)  \(source ?? "-")"
+    var text = "#\(sequence)  \(time)  \(LogText.escaped(typeName))  \(source.map(LogText.escaped) ?? "-")"
     if let cause { text += "(#\(cause))" }
-    text += "  \(actor ?? "-")  "
+    text += "  \(actor.map(LogText.escaped) ?? "-")  "
     let payload = body.serialized()
     text += payload.count > 100 ? String(payload.prefix(99)) + "…" : payload
     return text
   }
 
-  /// RFC 3339 with milliseconds, in UTC.
+  /// RFC 3339 in UTC, in the proleptic Gregorian calendar (as ISO 8601 has it, also before 1582), with
+  /// the fraction of a second when there is one: the form the exports use.
   public static func format(_ date: Date) -> String {
-    date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: .gmt))
+    RFC3339.format(sinceReferenceDate: date.timeIntervalSinceReferenceDate)
+      ?? "\(date.timeIntervalSinceReferenceDate) s since 2001-01-01T00:00:00Z"
   }
 }

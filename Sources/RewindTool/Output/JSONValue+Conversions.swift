@@ -28,7 +28,7 @@ extension JSONValue {
   }
 
   private func render(into lines: inout [String], label: String?, indent: String) {
-    let prefix = indent + (label.map { "\($0): " } ?? "")
+    let prefix = indent + (label.map { "\(LogText.escaped($0)): " } ?? "")
     switch self {
     case .array(let values):
       lines.append(prefix + (values.isEmpty ? "[]" : "[\(values.count)]"))

@@ -1,4 +1,5 @@
 import Foundation
+import RewindLog
 
 /// A JSON value whose objects keep their key order, so output is stable and reads in the order events
 /// were encoded. Written by hand: Foundation's serializer sorts or scrambles keys.
@@ -109,7 +110,13 @@ public indirect enum JSONValue: Sendable, Hashable {
       case "<" where forHTML, ">" where forHTML, "&" where forHTML, "\u{2028}" where forHTML, "\u{2029}" where forHTML:
         out += unicodeEscape(scalar.value)
       default:
-        if scalar.value < 0x20 { out += unicodeEscape(scalar.value) } else { out.unicodeScalars.append(scalar) }
+        // Controls (C0, DEL, C1) and the separators and bidirectional controls of LogText as `\u` escapes:
+        // the same value, safe on a terminal.
+        if scalar.value < 0x20 || LogText.needsEscape(scalar) {
+          out += unicodeEscape(scalar.value)
+        } else {
+          out.unicodeScalars.append(scalar)
+        }
       }
     }
     out += "\""

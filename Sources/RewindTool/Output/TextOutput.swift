@@ -16,6 +16,14 @@ public protocol TextOutput: Sendable {
   var isTerminal: Bool { get }
   /// Writes anything buffered.
   func flush()
+  /// The first write that failed (other than to a closed pipe), naming the output; `nil` while all went
+  /// well. Once set, later writes are dropped.
+  var writeError: ToolError? { get }
+}
+
+extension TextOutput {
+  /// `nil`: an output that cannot fail.
+  public var writeError: ToolError? { nil }
 }
 
 extension TextOutput {
@@ -24,16 +32,28 @@ extension TextOutput {
 }
 
 /// A file descriptor such as standard output (1) or standard error (2), buffered up to 64 KiB.
+///
+/// A failed write is remembered (``writeError``) and later output dropped; a closed pipe (`EPIPE`, e.g.
+/// `| head`) ends the output quietly.
 public final class FileDescriptorOutput: TextOutput {
   private let fd: Int32
+  private let name: String
   private let buffer = Locked<[UInt8]>([])
+  /// `errno` of the first failed write; `EPIPE` when the reader went away.
+  private let failure = Locked<Int32?>(nil)
   /// Whether the descriptor is a terminal.
   public let isTerminal: Bool
 
-  /// Wraps `fd`.
-  public init(fd: Int32) {
+  /// Wraps `fd`; `name` is what error messages call it.
+  public init(fd: Int32, name: String? = nil) {
     self.fd = fd
+    self.name = name ?? (fd == 1 ? "standard output" : fd == 2 ? "standard error" : "file descriptor \(fd)")
     isTerminal = isatty(fd) == 1
+  }
+
+  public var writeError: ToolError? {
+    guard let code = failure.withLock({ $0 }), code != EPIPE else { return nil }
+    return .io(path: name, cause: "cannot write: \(String(cString: strerror(code))) (errno \(code))")
   }
 
   /// Standard output.
@@ -58,17 +78,20 @@ public final class FileDescriptorOutput: TextOutput {
       defer { bytes.removeAll(keepingCapacity: true) }
       return bytes
     }
-    bytes.withUnsafeBytes { raw in
+    guard failure.withLock({ $0 }) == nil else { return }
+    let code = bytes.withUnsafeBytes { raw -> Int32? in
       var done = 0
       while done < raw.count {
         let result = Glibc_write(fd, raw.baseAddress.map { $0 + done }, raw.count - done)
         if result < 0 {
           if errno == EINTR { continue }
-          return  // A closed pipe (e.g. `| head`): nothing sensible to do but stop writing.
+          return errno
         }
         done += result
       }
+      return nil
     }
+    if let code { failure.withLock { $0 = $0 ?? code } }
   }
 }
 

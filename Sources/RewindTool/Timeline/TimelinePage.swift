@@ -143,6 +143,14 @@ enum TimelinePage {
         body.appendChild(row);
       }
 
+      // A value as JSON text, escaped by the tool's rule (JSONValue.serialized): DEL, the C1 controls,
+      // the line separators and the bidirectional controls as \u escapes, so the page shows what the
+      // terminal shows and a payload cannot reorder or break the text around it.
+      function quote(value) {
+        return JSON.stringify(value).replace(/[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
+          c => "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0"));
+      }
+
       // A value as a collapsible tree.
       function tree(value, label) {
         if (value !== null && typeof value === "object") {
@@ -160,7 +168,7 @@ enum TimelinePage {
         const leaf = el("div", "leaf");
         if (label !== undefined) leaf.appendChild(el("span", "key", label + ": "));
         const cls = typeof value === "string" ? "str" : typeof value === "number" ? "num" : "lit";
-        leaf.appendChild(el("span", cls, typeof value === "string" ? JSON.stringify(value) : String(value)));
+        leaf.appendChild(el("span", cls, typeof value === "string" ? quote(value) : String(value)));
         return leaf;
       }
 
@@ -225,9 +233,9 @@ enum TimelinePage {
             const changes = diff(e.state, other.state, "", []);
             if (!changes.length) box.appendChild(el("p", "hint", "no difference"));
             for (const [kind, path, before, after] of changes) {
-              const text = kind === "add" ? "+ " + path + ": " + JSON.stringify(after)
-                : kind === "del" ? "- " + path + ": " + JSON.stringify(before)
-                : "~ " + path + ": " + JSON.stringify(before) + " → " + JSON.stringify(after);
+              const text = kind === "add" ? "+ " + path + ": " + quote(after)
+                : kind === "del" ? "- " + path + ": " + quote(before)
+                : "~ " + path + ": " + quote(before) + " → " + quote(after);
               box.appendChild(el("div", "diff-" + kind, text));
             }
           }

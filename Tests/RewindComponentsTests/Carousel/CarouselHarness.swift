@@ -1,9 +1,13 @@
-import Rewind
 import Testing
 
+@testable import Rewind
 @testable import RewindComponents
 
 /// Drives a carousel through its reducer and keeps every event in order.
+///
+/// The reducer's timer effect is not run here: ``run(until:)`` plays its part, sending
+/// `.animationFinished(id:)` when a motion's end time passes, as the timer would. Tests with a store and a
+/// manual clock run the real timer.
 struct CarouselHarness {
   var state: CarouselState
   var reducer = CarouselReducer()
@@ -11,6 +15,8 @@ struct CarouselHarness {
   var events: [CarouselEvent] = []
   /// How many actions returned a diagnostic.
   var diagnosticCount = 0
+  /// How many actions scheduled a timer (a `.run` effect).
+  var timerCount = 0
 
   /// The spec's fixture (2.17): bounds 320×480, item width 200, 10 items, no placeholders, defaults.
   init(
@@ -24,8 +30,37 @@ struct CarouselHarness {
 
   mutating func send(_ action: CarouselAction) {
     let effect = reducer.reduce(into: &state, action: action)
-    if !effect.isNone { diagnosticCount += 1 }
+    for item in effect.items {
+      switch item {
+      case .diagnostic: diagnosticCount += 1
+      case .run: timerCount += 1
+      case .send, .cancel, .endLifetimes: break
+      }
+    }
     events += state.events
+  }
+
+  /// Plays the timer up to display time `time`: every motion whose end passes by then is finished, in
+  /// order, with `.animationFinished(id:)`.
+  mutating func run(until time: Double) {
+    for _ in 0..<16 {
+      guard let id = state.runningAnimationID, let end = state.runningAnimationEndTime, end <= time else {
+        return
+      }
+      send(.animationFinished(id: id))
+    }
+    Issue.record("more than 16 motions ended by \(time)")
+  }
+
+  /// Plays the timer until nothing runs; returns the time the last motion ended.
+  @discardableResult
+  mutating func settle() -> Double {
+    for _ in 0..<16 {
+      guard let id = state.runningAnimationID, state.runningAnimationEndTime != nil else { return state.time }
+      send(.animationFinished(id: id))
+    }
+    Issue.record("more than 16 motions in a row")
+    return state.time
   }
 
   /// Places the carousel at `offset` without events, as if it had settled there.

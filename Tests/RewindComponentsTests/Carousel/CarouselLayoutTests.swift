@@ -9,7 +9,7 @@ struct CarouselLayoutTests {
   @Test("Depth order: Cover Flow puts the centre item in front")
   func coverFlowDepth() throws {
     var harness = CarouselHarness(type: .coverFlow)
-    harness.send(.reload(count: 10))
+    harness.send(.reload(count: 10, at: 0))
     harness.place(at: 4)
     let items = harness.reducer.layout(of: harness.state)
     let front = try #require(items.max { $0.zOrder < $1.zOrder })
@@ -65,7 +65,7 @@ struct CarouselLayoutTests {
     harness.reducer = CarouselReducer(customTransform: { offset, base in
       base.translated(x: offset * 10, y: 0, z: 0)
     })
-    harness.send(.reload(count: 10))
+    harness.send(.reload(count: 10, at: 0))
     harness.place(at: 0)
     let items = harness.reducer.layout(of: harness.state)
     #expect(items.first { $0.index == 2 }?.transform.m41 == 20)
@@ -75,7 +75,7 @@ struct CarouselLayoutTests {
   @Test("Every type lays out finite transforms", arguments: CarouselType.allCases)
   func everyType(type: CarouselType) {
     var harness = CarouselHarness(type: type, count: 20)
-    harness.send(.reload(count: 20))
+    harness.send(.reload(count: 20, at: 0))
     harness.place(at: 7.3)
     let items = harness.reducer.layout(of: harness.state)
     #expect(!items.isEmpty)
@@ -90,10 +90,14 @@ struct CarouselLayoutTests {
   @Test("The state survives a Codable round trip")
   func codable() throws {
     var harness = CarouselHarness(type: .coverFlow2)
-    harness.send(.tick(now: 0))
-    harness.send(.reload(count: 10))
-    harness.send(.tick(now: 0.1))
+    harness.send(.reload(count: 10, at: 0))
+    #expect(harness.state.scrollAnimation != nil)
     let data = try JSONEncoder().encode(harness.state)
     #expect(try JSONDecoder().decode(CarouselState.self, from: data) == harness.state)
+    let actions: [CarouselAction] = [
+      .dragEnded(translation: -3, velocity: 2, at: 1.5), .animationFinished(id: 4), .layout(at: 2),
+    ]
+    #expect(try JSONDecoder().decode([CarouselAction].self, from: JSONEncoder().encode(actions)) == actions)
   }
+
 }

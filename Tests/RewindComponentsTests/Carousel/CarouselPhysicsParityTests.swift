@@ -2,7 +2,8 @@ import Testing
 
 @testable import RewindComponents
 
-/// Parity cases for scrolling, dragging, flinging and the item set (spec 2.17).
+/// Parity cases for scrolling, dragging, flinging and the item set (spec 2.17). Motion is checked by
+/// sampling the state at the times the spec's ticks name: no frame is ever sent.
 @Suite("Carousel physics parity")
 struct CarouselPhysicsParityTests {
   /// A carousel placed at `offset` that releases a drag with `velocity` items/s at time 0.
@@ -10,11 +11,10 @@ struct CarouselPhysicsParityTests {
     at offset: Double, itemsPerSecond velocity: Double, properties: CarouselProperties = CarouselProperties()
   ) -> CarouselHarness {
     var harness = CarouselHarness(properties: properties)
-    harness.send(.tick(now: 0))
     harness.place(at: offset)
-    harness.send(.dragBegan(translation: 0))
+    harness.send(.dragBegan(translation: 0, at: 0))
     // startVelocity = −V·factor·scrollSpeed/w with w = 200 and factor 1 in range.
-    harness.send(.dragEnded(translation: 0, velocity: -velocity * 200))
+    harness.send(.dragEnded(translation: 0, velocity: -velocity * 200, at: 0))
     return harness
   }
 
@@ -22,27 +22,30 @@ struct CarouselPhysicsParityTests {
   func ic19(items: Int, delta: Double) throws {
     var harness = CarouselHarness()
     harness.place(at: 2.3)
-    harness.send(.scrollByItems(items, animated: true))
+    harness.send(.scrollByItems(items, animated: true, at: 0))
     let animation = try #require(harness.state.scrollAnimation)
     #expect(close(animation.end - animation.start, delta))
   }
 
-  @Test("IC-20 animated scroll eases from 2 to 3 in 0.4 s")
+  @Test("IC-20 animated scroll eases from 2 to 3 in 0.4 s, sampled")
   func ic20() {
     var harness = CarouselHarness()
-    harness.send(.tick(now: 10))
     harness.place(at: 2)
-    harness.send(.scrollToItem(3, animated: true))
+    harness.send(.scrollToItem(3, animated: true, at: 10))
     #expect(harness.delegateEvents == [.willBeginScrollingAnimation])
+    #expect(harness.state.runningAnimationEndTime == 10.4)
+    let state = harness.state
     for (time, expected) in [(10.1, 2.0625), (10.2, 2.5), (10.3, 2.9375)] {
-      harness.send(.tick(now: time))
-      #expect(close(harness.state.scrollOffset, expected))
-      #expect(harness.state.scrollAnimation != nil)
+      #expect(close(state.scrollOffset(at: time), expected))
+      #expect(state.isAnimating(at: time))
     }
+    #expect(state.scrollOffset(at: 10.4) == 3 && !state.isAnimating(at: 10.4))
+    // Sampling sent nothing; the end is one event, from the timer.
+    #expect(harness.state == state)
     harness.clearEvents()
-    harness.send(.tick(now: 10.4))
-    #expect(harness.state.scrollOffset == 3)
-    #expect(harness.delegateEvents == [.didScroll, .didEndScrollingAnimation])
+    harness.run(until: 10.4)
+    #expect(harness.state.scrollOffset == 3 && harness.state.time == 10.4)
+    #expect(harness.delegateEvents == [.didScroll, .currentItemIndexDidChange(3), .didEndScrollingAnimation])
     #expect(harness.state.scrollAnimation == nil)
   }
 
@@ -51,8 +54,8 @@ struct CarouselPhysicsParityTests {
   func ic21(multiplier: Double, moved: Double) {
     var harness = CarouselHarness(options: CarouselOptions(offsetMultiplier: multiplier))
     harness.place(at: 2)
-    harness.send(.dragBegan(translation: 0))
-    harness.send(.dragChanged(translation: -100, velocity: 0))
+    harness.send(.dragBegan(translation: 0, at: 0))
+    harness.send(.dragChanged(translation: -100, velocity: 0, at: 0.1))
     #expect(close(harness.state.scrollOffset, 2 + moved))
   }
 
@@ -60,8 +63,8 @@ struct CarouselPhysicsParityTests {
   func ic22() {
     var harness = CarouselHarness()
     harness.place(at: 2)
-    harness.send(.dragBegan(translation: 0))
-    harness.send(.dragChanged(translation: 0, velocity: -600))
+    harness.send(.dragBegan(translation: 0, at: 0))
+    harness.send(.dragChanged(translation: 0, velocity: -600, at: 0.1))
     #expect(harness.state.startVelocity == 3)
   }
 
@@ -69,8 +72,8 @@ struct CarouselPhysicsParityTests {
   func ic23() {
     var harness = CarouselHarness()
     harness.place(at: -0.4)
-    harness.send(.dragBegan(translation: 0))
-    harness.send(.dragChanged(translation: 100, velocity: 0))
+    harness.send(.dragBegan(translation: 0, at: 0))
+    harness.send(.dragChanged(translation: 100, velocity: 0, at: 0.1))
     #expect(close(harness.state.scrollOffset, -0.7))
   }
 
@@ -79,7 +82,7 @@ struct CarouselPhysicsParityTests {
     #expect(CarouselHarness().state.decelerationDistance(velocity: 6) == 1.9999999999999984)
   }
 
-  @Test("IC-25 fling with paging stops at the next boundary")
+  @Test("IC-25 fling with paging stops at the next boundary, sampled")
   func ic25() throws {
     var properties = CarouselProperties()
     properties.isPagingEnabled = true
@@ -88,11 +91,17 @@ struct CarouselPhysicsParityTests {
     #expect(fling.end == 4)
     #expect(close(fling.end - fling.start, 0.8))
     #expect(close(fling.duration, 0.266667))
-    harness.send(.tick(now: 0.25))
-    #expect(close(harness.state.scrollOffset, 3.996875))
+    #expect(close(harness.state.scrollOffset(at: 0.25), 3.996875))
+    #expect(harness.state.runningAnimationEndTime == fling.duration)
+    // At its end the fling realigns: already on 4, so upstream's 0.01 s legacy settle.
+    harness.clearEvents()
+    harness.run(until: fling.duration)
+    #expect(close(harness.state.scrollOffset, 4))
+    #expect(harness.delegateEvents.suffix(2) == [.didEndDecelerating, .willBeginScrollingAnimation])
+    #expect(harness.state.scrollAnimation?.duration == 0.01)
   }
 
-  @Test("IC-26 fling without stopAtItemBoundary, then a realign")
+  @Test("IC-26 fling without stopAtItemBoundary, then a realign, sampled")
   func ic26() throws {
     var properties = CarouselProperties()
     properties.stopAtItemBoundary = false
@@ -100,16 +109,21 @@ struct CarouselPhysicsParityTests {
     let fling = try #require(harness.state.deceleration)
     #expect(close(fling.end, 5.2))
     #expect(close(fling.duration, 0.666667))
-    harness.send(.tick(now: 0.25))
-    #expect(close(harness.state.scrollOffset, 4.41875))
+    let released = harness.state
+    #expect(close(released.scrollOffset(at: 0.25), 4.41875))
+    #expect(close(released.scrollOffset(at: fling.duration), 5.2))
+    // A frame sampled past the fling's end already shows the realign that follows it.
+    #expect(close(released.scrollOffset(at: fling.duration + 0.2), 5.1))
+    #expect(close(released.scrollOffset(at: fling.duration + 0.4), 5))
     harness.clearEvents()
-    harness.send(.tick(now: fling.duration))
+    harness.run(until: fling.duration)
     #expect(close(harness.state.scrollOffset, 5.2))
     #expect(harness.delegateEvents.suffix(2) == [.didEndDecelerating, .willBeginScrollingAnimation])
     let realign = try #require(harness.state.scrollAnimation)
-    #expect(realign.duration == 0.4 && close(realign.end, 5))
-    harness.send(.tick(now: fling.duration + 0.4))
+    #expect(realign.duration == 0.4 && close(realign.end, 5) && realign.startTime == fling.duration)
+    harness.run(until: fling.duration + 0.4)
     #expect(close(harness.state.scrollOffset, 5))
+    #expect(harness.delegateEvents.last == .didEndScrollingAnimation)
   }
 
   @Test(
@@ -129,10 +143,9 @@ struct CarouselPhysicsParityTests {
   @Test("IC-29 release at 2 items/s does not fling")
   func ic29() throws {
     var harness = CarouselHarness()
-    harness.send(.tick(now: 0))
     harness.place(at: 3.3)
-    harness.send(.dragBegan(translation: 0))
-    harness.send(.dragEnded(translation: 0, velocity: -400))
+    harness.send(.dragBegan(translation: 0, at: 0))
+    harness.send(.dragEnded(translation: 0, velocity: -400, at: 0))
     #expect(harness.state.startVelocity == 2)
     #expect(
       harness.delegateEvents == [
@@ -171,8 +184,8 @@ struct CarouselPhysicsParityTests {
   @Test("IC-37 reload with no items, then layout")
   func ic37() {
     var harness = CarouselHarness()
-    harness.send(.reload(count: 0))
-    harness.send(.layout)
+    harness.send(.reload(count: 0, at: 0))
+    harness.send(.layout(at: 0))
     #expect(harness.state.scrollOffset == -1)
     #expect(harness.state.currentItemIndex == -1)
   }
@@ -180,7 +193,7 @@ struct CarouselPhysicsParityTests {
   @Test("IC-38 currentItemIndex = 10 with 5 items")
   func ic38() {
     var harness = CarouselHarness(count: 5)
-    harness.send(.setCurrentItemIndex(10))
+    harness.send(.setCurrentItemIndex(10, at: 0))
     #expect(harness.state.scrollOffset == 5)
     #expect(harness.state.currentItemIndex == 4)
   }
@@ -189,12 +202,12 @@ struct CarouselPhysicsParityTests {
   func ic39() {
     var last = CarouselHarness(count: 5)
     last.place(at: 4)
-    last.send(.remove(at: 4))
+    last.send(.removeItem(4, at: 0))
     #expect(last.state.scrollOffset == 3)
     #expect(last.delegateEvents.contains(.currentItemIndexDidChange(3)))
     var middle = CarouselHarness(count: 5)
     middle.place(at: 2)
-    middle.send(.remove(at: 2))
+    middle.send(.removeItem(2, at: 0))
     #expect(middle.state.scrollOffset == 2)
     #expect(
       !middle.delegateEvents.contains { if case .currentItemIndexDidChange = $0 { true } else { false } })
@@ -204,20 +217,20 @@ struct CarouselPhysicsParityTests {
   func ic41() {
     var harness = CarouselHarness()
     harness.place(at: 2)
-    harness.send(.tapItem(4))
+    harness.send(.tapItem(4, at: 0))
     #expect(harness.delegateEvents == [.willBeginScrollingAnimation, .didSelectItem(4)])
   }
 
   @Test("IC-42 layout pass when already aligned still animates 0.4 s")
   func ic42() {
     var harness = CarouselHarness()
-    harness.send(.tick(now: 0))
     harness.place(at: 3)
-    harness.send(.layout)
+    harness.send(.layout(at: 0))
     #expect(harness.delegateEvents == [.willBeginScrollingAnimation])
-    harness.send(.tick(now: 0.2))
+    #expect(harness.state.isAnimating(at: 0.2))
+    harness.run(until: 0.39)
     #expect(harness.state.scrollAnimation != nil)
-    harness.send(.tick(now: 0.4))
+    harness.run(until: 0.4)
     #expect(harness.delegateEvents == [.willBeginScrollingAnimation, .didEndScrollingAnimation])
   }
 }

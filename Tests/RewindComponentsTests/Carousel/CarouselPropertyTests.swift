@@ -15,61 +15,76 @@ struct CarouselRandom: RandomNumberGenerator {
   }
 }
 
-/// Seeded random sequences of drags, ticks, inserts, removals and the rest, checking the invariants
+/// Seeded random sequences of drags, motion ends, inserts, removals and the rest, checking the invariants
 /// after every step.
 @Suite("Carousel properties")
 struct CarouselPropertyTests {
   static let steps = 3_000
 
-  func randomAction(_ random: inout CarouselRandom, state: CarouselState, time: inout Double)
+  /// A random action at a time a little after `time` (which it advances); a fifth of them are the timer's
+  /// finish of the running motion, or a stray one.
+  static func randomAction(_ random: inout CarouselRandom, state: CarouselState, time: inout Double)
     -> CarouselAction
   {
     let n = state.numberOfItems
+    time += Double.random(in: 0...0.05, using: &random)
+    let now = time
     switch Int.random(in: 0..<100, using: &random) {
-    case 0..<30:
-      time += Double.random(in: 0...0.05, using: &random)
-      return .tick(now: time)
-    case 30..<34: return .touchDown
-    case 34..<40: return .dragBegan(translation: Double.random(in: -20...20, using: &random))
-    case 40..<55:
+    case 0..<20:
+      if Int.random(in: 0..<4, using: &random) == 0 {
+        return .animationFinished(id: Int.random(in: 0...(state.animationCount + 1), using: &random))
+      }
+      guard let id = state.runningAnimationID, let end = state.runningAnimationEndTime else {
+        return .reloadItem(Int.random(in: -2...(n + 2), using: &random), at: now)
+      }
+      time = max(time, end)
+      return .animationFinished(id: id)
+    case 20..<24: return .touchDown(at: now)
+    case 24..<30: return .dragBegan(translation: Double.random(in: -20...20, using: &random), at: now)
+    case 30..<45:
       return .dragChanged(
         translation: Double.random(in: -800...800, using: &random),
-        velocity: Double.random(in: -3000...3000, using: &random))
-    case 55..<60:
+        velocity: Double.random(in: -3000...3000, using: &random), at: now)
+    case 45..<52:
       return .dragEnded(
         translation: Double.random(in: -800...800, using: &random),
-        velocity: Double.random(in: -3000...3000, using: &random))
-    case 60..<66: return .insert(at: Int.random(in: -3...(n + 3), using: &random))
-    case 66..<72: return .remove(at: Int.random(in: -3...(n + 3), using: &random))
-    case 72..<77:
-      return .scrollToItem(Int.random(in: -15...25, using: &random), animated: Bool.random(using: &random))
-    case 77..<80:
-      return .scrollByItems(Int.random(in: -4...4, using: &random), animated: Bool.random(using: &random))
-    case 80..<84: return .tapItem(Int.random(in: -2...(n + 2), using: &random))
-    case 84..<86:
+        velocity: Double.random(in: -3000...3000, using: &random), at: now)
+    case 52..<58: return .insertItem(Int.random(in: -3...(n + 3), using: &random), at: now)
+    case 58..<64: return .removeItem(Int.random(in: -3...(n + 3), using: &random), at: now)
+    case 64..<71:
+      return .scrollToItem(
+        Int.random(in: -15...25, using: &random), animated: Bool.random(using: &random), at: now)
+    case 71..<75:
+      return .scrollByItems(
+        Int.random(in: -4...4, using: &random), animated: Bool.random(using: &random), at: now)
+    case 75..<80: return .tapItem(Int.random(in: -2...(n + 2), using: &random), at: now)
+    case 80..<82:
       return .reload(
-        count: Int.random(in: 0...12, using: &random), placeholders: Int.random(in: 0...3, using: &random))
-    case 86..<88: return .setType(CarouselType.allCases.randomElement(using: &random) ?? .linear)
-    case 88..<90:
+        count: Int.random(in: 0...12, using: &random), placeholders: Int.random(in: 0...3, using: &random),
+        at: now)
+    case 82..<85: return .setType(CarouselType.allCases.randomElement(using: &random) ?? .linear, at: now)
+    case 85..<88:
       return .setOptions(
         CarouselOptions(
           wrap: [nil, true, false].randomElement(using: &random) ?? nil,
-          visibleItems: Bool.random(using: &random) ? Double(Int.random(in: 0...12, using: &random)) : nil))
-    case 90..<92: return .setAutoscroll([0, 0, 0.5, -1.5].randomElement(using: &random) ?? 0)
-    case 92..<94:
+          visibleItems: Bool.random(using: &random) ? Double(Int.random(in: 0...12, using: &random)) : nil),
+        at: now)
+    case 88..<90: return .setAutoscroll([0, 0, 0.5, -1.5].randomElement(using: &random) ?? 0, at: now)
+    case 90..<93:
       var properties = CarouselProperties()
       properties.isPagingEnabled = Bool.random(using: &random)
       properties.bounces = Bool.random(using: &random)
       properties.stopAtItemBoundary = Bool.random(using: &random)
+      properties.scrollToItemBoundary = Int.random(in: 0..<4, using: &random) != 0
       properties.isVertical = Bool.random(using: &random)
-      return .setProperties(properties)
-    case 94..<96: return .setScrollOffset(Double.random(in: -3...15, using: &random))
-    case 96: return .layout
+      return .setProperties(properties, at: now)
+    case 93..<96: return .setScrollOffset(Double.random(in: -3...15, using: &random), at: now)
+    case 96: return .layout(at: now)
     case 97:
       return Bool.random(using: &random)
-        ? .reloadItem(Int.random(in: -2...(n + 2), using: &random))
-        : .setBounds(CarouselSize(width: Double.random(in: 0...1200, using: &random), height: 480))
-    default: return .setItemWidth([50.0, 120, 200].randomElement(using: &random) ?? 100)
+        ? .reloadItem(Int.random(in: -2...(n + 2), using: &random), at: now)
+        : .setBounds(CarouselSize(width: Double.random(in: 0...1200, using: &random), height: 480), at: now)
+    default: return .setItemWidth([50.0, 120, 200].randomElement(using: &random) ?? 100, at: now)
     }
   }
 
@@ -83,16 +98,27 @@ struct CarouselPropertyTests {
     let reducer = CarouselReducer()
     var state = CarouselState(numberOfItems: 8, itemWidth: 200, type: .linear)
     // A host lays the carousel out before anything else; until then nothing is loaded.
-    _ = reducer.reduce(into: &state, action: .layout)
+    _ = reducer.reduce(into: &state, action: .layout(at: 0))
     var time = 0.0
     var mirror = Set(state.loadedIndices)
     var scrollBalance = state.scrollAnimation == nil ? 0 : 1
     var flingBalance = 0
     var dragBalance = 0
     for step in 0..<Self.steps {
-      let action = randomAction(&random, state: state, time: &time)
+      let action = Self.randomAction(&random, state: state, time: &time)
+      let before = state
       _ = reducer.reduce(into: &state, action: action)
       let context = "seed \(seed), step \(step), action \(action)"
+      guard state.time >= before.time, state.time.isFinite else {
+        Issue.record("\(context): time went from \(before.time) to \(state.time)"); return
+      }
+      // The state never holds a motion that a frame at its own time shows as ended, except one of zero
+      // length that the next action (or the timer, at once) ends.
+      if let animation = state.scrollAnimation, !state.isDragging, animation.isFinished(at: state.time),
+        animation.startTime != state.time
+      {
+        Issue.record("\(context): a finished scroll animation is still running"); return
+      }
       for event in state.events {
         switch event {
         case .loadItem(let index, _, _):
@@ -157,7 +183,7 @@ struct CarouselPropertyTests {
     var time = 0.0
     var actions: [CarouselAction] = []
     for _ in 0..<500 {
-      let action = randomAction(&random, state: live, time: &time)
+      let action = Self.randomAction(&random, state: live, time: &time)
       actions.append(action)
       _ = reducer.reduce(into: &live, action: action)
     }

@@ -50,7 +50,7 @@ struct EditableListTests {
     #expect(moved.elements.map(\.item.id) == [4, 3, 1])
     #expect(moved.changeset.flatMap(\.elementMoved).isEmpty == false)
 
-    store.send(.edit(IdentifiedAction(id: 3, action: .begin())))
+    store.send(.edit(IdentifiedAction(id: 3, action: .begin)))
     store.send(.edit(IdentifiedAction(id: 3, action: .setText("C!"))))
     store.send(.edit(IdentifiedAction(id: 3, action: .end)))
     var edited = try #require(await updates.next())
@@ -64,8 +64,8 @@ struct EditableListTests {
   func panIsNotContent() {
     let state = Self.initial(["a"])
     var moved = state
-    _ = Self.reducer().reduce(into: &moved, action: .swipe(IdentifiedAction(id: 1, action: .panBegan(translation: SwipeVector(x: -1)))))
-    _ = Self.reducer().reduce(into: &moved, action: .swipe(IdentifiedAction(id: 1, action: .panChanged(translation: SwipeVector(x: -50)))))
+    _ = Self.reducer().reduce(into: &moved, action: .swipe(IdentifiedAction(id: 1, action: .panBegan(translation: SwipeVector(x: -1), at: 0))))
+    _ = Self.reducer().reduce(into: &moved, action: .swipe(IdentifiedAction(id: 1, action: .panChanged(translation: SwipeVector(x: -50), at: 0))))
     #expect(moved.rows[0].swipe.offset == -49)
     let changes = StagedChangeset(source: Array(state.rows), target: Array(moved.rows))
     #expect(changes.isEmpty)
@@ -76,8 +76,8 @@ struct EditableListTests {
     let store = Store(
       initialState: Self.initial(["a", "b"]), reducer: Self.reducer(),
       history: HistoryConfiguration { $0.suggestedUndoPolicy })
-    store.send(.swipe(IdentifiedAction(id: 2, action: .show(.rightToLeft, animated: false))))
-    store.send(.swipe(IdentifiedAction(id: 2, action: .tapButton(index: 0, side: .rightToLeft))))
+    store.send(.swipe(IdentifiedAction(id: 2, action: .show(.rightToLeft, animated: false, at: 0))))
+    store.send(.swipe(IdentifiedAction(id: 2, action: .tapButton(index: 0, side: .rightToLeft, at: 0))))
     #expect(store.state.rows.ids == [1])
     #expect(store.state.table.openRowIDs.isEmpty)
     #expect(store.undoStepName == "Swipe Action")
@@ -90,7 +90,7 @@ struct EditableListTests {
   func editWritesItem() {
     var state = Self.initial(["a"])
     let reducer = Self.reducer()
-    for action: TextEditAction in [.begin(), .setText("x"), .commit, .begin(), .setText("y"), .cancel] {
+    for action: TextEditAction in [.begin, .setText("x"), .commit, .begin, .setText("y"), .cancel] {
       _ = reducer.reduce(into: &state, action: .edit(IdentifiedAction(id: 1, action: action)))
     }
     #expect(state.rows[id: 1]?.item.text == "x")
@@ -100,15 +100,15 @@ struct EditableListTests {
   func codable() throws {
     let actions: [EditableListAction<Note>] = [
       .insert(Note(id: 5, text: "e"), at: 0), .delete(id: 5), .move(from: 0, to: 1), .update(Note(id: 1, text: "z")),
-      .swipe(IdentifiedAction(id: 1, action: .panEnded(translation: SwipeVector(x: -3, y: 1), velocity: .zero))),
+      .swipe(IdentifiedAction(id: 1, action: .panEnded(translation: SwipeVector(x: -3, y: 1), velocity: .zero, at: 1))),
       .edit(IdentifiedAction(id: 1, action: .input(location: 0, length: 0, replacement: "q"))),
-      .edit(IdentifiedAction(id: 1, action: .begin())), .touchDown(rowID: nil, location: .zero), .tick(now: 1.5),
-      .closeAll(animated: true),
+      .edit(IdentifiedAction(id: 1, action: .begin)), .touchDown(rowID: nil, location: .zero, at: 1.5),
+      .swipe(IdentifiedAction(id: 1, action: .animationFinished(id: 3))), .closeAll(animated: true, at: 2),
     ]
     let decoded = try JSONDecoder().decode([EditableListAction<Note>].self, from: JSONEncoder().encode(actions))
     #expect(decoded == actions)
     var state = Self.initial(["a", "b"])
-    _ = Self.reducer().reduce(into: &state, action: .swipe(IdentifiedAction(id: 2, action: .show(.rightToLeft, animated: false))))
+    _ = Self.reducer().reduce(into: &state, action: .swipe(IdentifiedAction(id: 2, action: .show(.rightToLeft, animated: false, at: 0))))
     let restored = try JSONDecoder().decode(EditableListState<Note>.self, from: JSONEncoder().encode(state))
     #expect(restored == state)
   }
@@ -123,8 +123,8 @@ struct EditableListTests {
     store.send(.move(from: -1, to: 1))
     store.send(.move(from: 0, to: 5))
     store.send(.update(Note(id: 9, text: "z")))
-    store.send(.edit(IdentifiedAction(id: 9, action: .begin())))
-    store.send(.swipe(IdentifiedAction(id: 9, action: .hide(animated: false))))
+    store.send(.edit(IdentifiedAction(id: 9, action: .begin)))
+    store.send(.swipe(IdentifiedAction(id: 9, action: .hide(animated: false, at: 0))))
     #expect(
       seen.withLock { $0 }
         == [.elementMissing, .invalidInput, .invalidInput, .elementMissing, .elementMissing, .elementMissing])

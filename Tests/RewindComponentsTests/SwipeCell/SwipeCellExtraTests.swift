@@ -88,15 +88,17 @@ struct SwipeCellExtraTests {
     cell.rightExpansion.buttonIndex = 0
     cell.rightExpansion.fillOnTrigger = true
     let store = Store(initialState: cell, reducer: SwipeCell(tappedButton: { tap in tap.index == 1 }))
-    store.send(.panBegan(translation: SwipeVector(x: -2)))
-    store.send(.panChanged(translation: SwipeVector(x: -100)))
+    store.send(.panBegan(translation: SwipeVector(x: -2), at: 0))
+    store.send(.panChanged(translation: SwipeVector(x: -100), at: 0.1))
     #expect(store.state.events == [.willBeginSwiping, .stateChanged(.swipingRightToLeft, gestureActive: true)])
-    store.send(.panEnded(translation: SwipeVector(x: -100), velocity: .zero))
-    store.send(.tick(now: 0))
-    store.send(.tick(now: 0.3))
+    store.send(.panEnded(translation: SwipeVector(x: -100), velocity: .zero, at: 0.2))
+    #expect(store.state.offset(at: 0.5) == -180)
+    // What the release's timer sends 0.3 s later (a view may send it too; a repeat is ignored).
+    store.send(.animationFinished(id: 1))
     #expect(store.state.offset == -180)
-    store.send(.tapButton(index: 1, side: .rightToLeft))
+    store.send(.tapButton(index: 1, side: .rightToLeft, at: 1))
     #expect(store.state.animation?.to == 0)
+    store.cancelAllEffects()
   }
 
   @Test("replaying the journal rebuilds the same table state")
@@ -105,20 +107,28 @@ struct SwipeCellExtraTests {
     let journal = InMemoryJournal<SwipeTableAction<Int>>()
     let initial = SwipeTableState(rows: IdentifiedArray(uniqueElements: (1...5).map { Row(id: $0, swipe: .fixture) }))
     let live = try Store(initialState: initial, reducer: SwipeTable<Row>(), journal: journal)
-    live.send(.row(IdentifiedAction(id: 2, action: .panBegan(translation: SwipeVector(x: -1)))))
-    for x in stride(from: -10.0, through: -140, by: -10) {
-      live.send(.row(IdentifiedAction(id: 2, action: .panChanged(translation: SwipeVector(x: x)))))
+    func finish(_ id: Int) {
+      guard let run = live.state.rows[id: id]?.swipe.animation else { return }
+      live.send(.row(IdentifiedAction(id: id, action: .animationFinished(id: run.id))))
     }
-    live.send(.row(IdentifiedAction(id: 2, action: .panEnded(translation: .zero, velocity: SwipeVector(x: -500)))))
-    live.send(.row(IdentifiedAction(id: 4, action: .show(.leftToRight, animated: true))))
-    for frame in 0...20 { live.send(.tick(now: Double(frame) * 0.02)) }
-    // Row 4 opened on an animation frame and hid row 2.
+    live.send(.row(IdentifiedAction(id: 2, action: .panBegan(translation: SwipeVector(x: -1), at: 0))))
+    for x in stride(from: -10.0, through: -140, by: -10) {
+      live.send(.row(IdentifiedAction(id: 2, action: .panChanged(translation: SwipeVector(x: x), at: 0.05))))
+    }
+    live.send(.row(IdentifiedAction(id: 2, action: .panEnded(translation: .zero, velocity: SwipeVector(x: -500), at: 0.1))))
+    live.send(.row(IdentifiedAction(id: 4, action: .show(.leftToRight, animated: true, at: 0.2))))
+    // Row 4 opened with the action that started its animation, and that started hiding row 2; row 2's
+    // overlay stays until its hide ends.
+    #expect(live.state.openRowIDs == [2, 4])
+    #expect(live.state.animatingRowIDs == [2, 4])
+    finish(2)
+    finish(4)
     #expect(live.state.openRowIDs == [4])
     #expect(live.state.rows[id: 2]?.swipe.offset == 0)
-    live.send(.touchDown(rowID: 1, location: .zero))
-    live.send(.tick(now: 1))
-    live.send(.tick(now: 2))
+    live.send(.touchDown(rowID: 1, location: .zero, at: 1))
+    finish(4)
     #expect(live.state.openRowIDs.isEmpty)
+    live.cancelAllEffects()
     let restored = try Store(initialState: initial, reducer: SwipeTable<Row>(), journal: journal)
     #expect(restored.state == live.state)
   }
@@ -128,7 +138,7 @@ struct SwipeCellExtraTests {
     var driver = SwipeDriver()
     driver.pan(-120)
     driver.release()
-    driver.send(.tick(now: 3))
+    #expect(driver.state.animation != nil)
     let data = try JSONEncoder().encode(driver.state)
     #expect(try JSONDecoder().decode(SwipeCellState.self, from: data) == driver.state)
   }
@@ -141,7 +151,7 @@ struct SwipeSafeAreaTests {
     var driver = SwipeDriver()
     driver.send(.setSafeAreaInsets(left: 0, right: 34))
     #expect(driver.state.containerWidth(.rightToLeft) == 214)
-    driver.send(.show(.rightToLeft, animated: false))
+    driver.send(.show(.rightToLeft, animated: false, at: 0))
     #expect(driver.state.offset == -214)
     let frames = SwipeGeometry.buttonFrames(driver.state, side: .rightToLeft)
     #expect(frames.map(\.index) == [1, 0])
@@ -154,7 +164,7 @@ struct SwipeSafeAreaTests {
     var driver = SwipeDriver()
     driver.state.leftSettings.expandLastButtonBySafeAreaInsets = false
     driver.send(.setSafeAreaInsets(left: 20, right: 0))
-    driver.send(.show(.leftToRight, animated: false))
+    driver.send(.show(.leftToRight, animated: false, at: 0))
     #expect(driver.state.offset == 100)
     #expect(SwipeGeometry.buttonFrames(driver.state, side: .leftToRight).map(\.x) == [20])
   }
@@ -162,7 +172,7 @@ struct SwipeSafeAreaTests {
   @Test("an inset change moves an open cell's offset; bad insets count as 0")
   func insetChange() {
     var driver = SwipeDriver()
-    driver.send(.show(.rightToLeft, animated: false))
+    driver.send(.show(.rightToLeft, animated: false, at: 0))
     driver.send(.setSafeAreaInsets(left: 5, right: 10))
     #expect(driver.state.offset == -190)
     driver.send(.setSafeAreaInsets(left: .nan, right: -3))

@@ -22,7 +22,7 @@ struct SwipeCellParityTests {
     var driver = SwipeDriver()
     driver.state.rightSettings.swipeBounceRate = rate
     driver.state.rightSettings.enableSwipeBounces = bounces
-    driver.send(.setOffset(-250, animated: false))
+    driver.send(.setOffset(-250, animated: false, at: 0))
     #expect(approx(driver.state.offset, expected))
   }
 
@@ -30,7 +30,7 @@ struct SwipeCellParityTests {
   func leftBounce() {
     var driver = SwipeDriver()
     driver.state.leftSettings.swipeBounceRate = 0.5
-    driver.send(.setOffset(100, animated: false))
+    driver.send(.setOffset(100, animated: false, at: 0))
     #expect(driver.state.offset == 90)
   }
 
@@ -51,6 +51,10 @@ struct SwipeCellParityTests {
     driver.release()
     #expect(driver.state.animation?.to == -180)
     #expect(driver.state.animation?.animation.duration == 0.31)
+    // Sampled as frames: the move starts where the finger let go and ends 0.31 s later.
+    #expect(driver.state.offset(at: driver.now) == -91)
+    #expect(driver.state.offset(at: driver.now + 0.31) == -180)
+    #expect(driver.state.isAnimationFinished(at: driver.now + 0.31))
     driver.finishAnimation()
     #expect(driver.state.offset == -180)
     #expect(driver.events == [.willBeginSwiping, .stateChanged(.swipingRightToLeft, gestureActive: true)])
@@ -73,6 +77,8 @@ struct SwipeCellParityTests {
     #expect(driver.state.animation?.to == 0)
     #expect(driver.state.animation?.animation.duration == 0.32)
     driver.events = []
+    #expect(driver.state.presentation(at: driver.now + 0.31).isOverlayShown)
+    #expect(driver.state.presentation(at: driver.now + 0.32).isOverlayShown == false)
     driver.finishAnimation()
     #expect(driver.events == [.willEndSwiping, .stateChanged(.none, gestureActive: false)])
   }
@@ -193,19 +199,22 @@ struct SwipeCellParityTests {
     #expect(Easing(code: 42) == .cubicOut)
   }
 
-  @Test("MG-21 hide animation frames; events only on the last tick")
+  @Test("MG-21 hide animation sampled at 10.000, 10.150, 10.300; events only at its end")
   func hideFrames() {
     var driver = SwipeDriver()
     driver.state.rightSettings.hideAnimation.duration = 0.3
-    driver.send(.show(.rightToLeft, animated: false))
+    driver.send(.show(.rightToLeft, animated: false, at: 0))
     driver.events = []
-    driver.send(.hide(animated: true))
-    driver.send(.tick(now: 10.000))
-    #expect(driver.state.offset == -180)
-    driver.send(.tick(now: 10.150))
-    #expect(approx(driver.state.offset, -22.5, 1e-6))
+    // Upstream starts the animation at its first tick (10.000); here the start is the hide's own time.
+    driver.send(.hide(animated: true, at: 10.000))
+    #expect(driver.state.offset(at: 10.000) == -180)
+    #expect(approx(driver.state.offset(at: 10.150), -22.5, 1e-6))
+    #expect(driver.state.offset(at: 10.300) == 0)
+    #expect(driver.state.isAnimationFinished(at: 10.299) == false)
+    #expect(driver.state.isAnimationFinished(at: 10.300))
     #expect(driver.events.isEmpty)
-    driver.send(.tick(now: 10.300))
+    #expect(driver.state.animationEnd == 10.3)
+    driver.finishAnimation()
     #expect(driver.state.offset == 0)
     #expect(driver.events == [.willEndSwiping, .stateChanged(.none, gestureActive: false)])
   }
@@ -244,10 +253,10 @@ struct SwipeCellParityTests {
   @Test("MG-25 an open cell skips canSwipe")
   func openSkipsCanSwipe() {
     var driver = SwipeDriver(reducer: SwipeCell(canSwipe: { _, _ in false }))
-    driver.send(.show(.rightToLeft, animated: false))
-    driver.send(.panBegan(translation: SwipeVector(x: 1)))
+    driver.send(.show(.rightToLeft, animated: false, at: 0))
+    driver.send(.panBegan(translation: SwipeVector(x: 1), at: driver.now))
     #expect(driver.state.isGestureActive)
-    driver.send(.panChanged(translation: SwipeVector(x: 81)))
+    driver.send(.panChanged(translation: SwipeVector(x: 81), at: driver.now))
     #expect(driver.state.offset == -100)
   }
 
@@ -264,7 +273,7 @@ struct SwipeCellParityTests {
   func expandNoop() {
     var driver = SwipeDriver()
     let before = driver.state
-    driver.send(.expand(.rightToLeft))
+    driver.send(.expand(.rightToLeft, at: driver.now))
     #expect(driver.state == before)
   }
 
@@ -273,8 +282,12 @@ struct SwipeCellParityTests {
     var driver = SwipeDriver()
     driver.state.rightExpansion.fillOnTrigger = true
     driver.state.rightExpansion.buttonIndex = 0
-    driver.send(.expand(.rightToLeft))
+    driver.send(.expand(.rightToLeft, at: driver.now))
     #expect(driver.state.animation?.to == -468)
+    // The overlay appears with the action that starts the move (upstream: on its first non-zero frame).
+    #expect(driver.events == [.willBeginSwiping])
+    #expect(driver.state.presentation(at: driver.now + 0.29).activeExpansion == .rightToLeft)
+    #expect(driver.state.presentation(at: driver.now + 0.29).phase == SwipePhase.none, "reported only at the end")
     driver.finishAnimation()
     #expect(driver.state.offset == 0)
     #expect(
@@ -289,9 +302,9 @@ struct SwipeCellParityTests {
     var state = SwipeCellState.fixture
     state.rightButtons[1].callbackAutoHide = false
     var driver = SwipeDriver(state, reducer: SwipeCell(tappedButton: { _ in true }))
-    driver.send(.show(.rightToLeft, animated: false))
+    driver.send(.show(.rightToLeft, animated: false, at: 0))
     driver.events = []
-    driver.send(.tapButton(index: 1, side: .rightToLeft))
+    driver.send(.tapButton(index: 1, side: .rightToLeft, at: driver.now))
     #expect(
       driver.events == [
         .buttonCallback(index: 1, direction: .rightToLeft),
@@ -307,7 +320,7 @@ struct SwipeCellParityTests {
     driver.state.rightSettings.threshold = 0.8
     driver.state.allowsOppositeSwipe = false
     driver.state.allowsMultipleSwipe = true
-    driver.send(.show(.rightToLeft, animated: false))
+    driver.send(.show(.rightToLeft, animated: false, at: 0))
     driver.events = []
     driver.send(.prepareForReuse(resetsConfiguration: true))
     #expect(driver.state.rightSettings.threshold == 0.5)
@@ -320,17 +333,16 @@ struct SwipeCellParityTests {
   @Test("MG-32 corrected: a pan interrupting an animation still reports state changes")
   func interruptedAnimationReports() {
     var driver = SwipeDriver()
-    driver.send(.show(.rightToLeft, animated: false))
-    driver.send(.hide(animated: true))
-    driver.send(.tick(now: 1))
-    driver.send(.tick(now: 1.1))
-    let mid = driver.state.offset
+    driver.send(.show(.rightToLeft, animated: false, at: 0))
+    driver.send(.hide(animated: true, at: 1))
+    let mid = driver.state.offset(at: 1.1)
     #expect(mid < 0 && mid > -180)
     driver.events = []
-    driver.send(.panBegan(translation: SwipeVector(x: 1)))
+    // The finger catches the cell where the frame at 1.1 showed it.
+    driver.send(.panBegan(translation: SwipeVector(x: 1), at: 1.1))
     #expect(driver.state.animation == nil)
     #expect(driver.state.offset == mid)
-    driver.send(.panChanged(translation: SwipeVector(x: 1 - mid + 20)))
+    driver.send(.panChanged(translation: SwipeVector(x: 1 - mid + 20), at: driver.now))
     // Upstream stays silent here until a later animation completes.
     #expect(driver.events == [.stateChanged(.swipingLeftToRight, gestureActive: true)])
   }
@@ -338,10 +350,11 @@ struct SwipeCellParityTests {
   @Test("1.12 sequence 2: close by tapping the content")
   func tapContentCloses() {
     var driver = SwipeDriver()
-    driver.send(.show(.rightToLeft, animated: false))
+    driver.send(.show(.rightToLeft, animated: false, at: 0))
     driver.events = []
-    driver.send(.tapContent(location: SwipeVector(x: 10, y: 10)))
+    driver.send(.tapContent(location: SwipeVector(x: 10, y: 10), at: driver.now))
     #expect(driver.events.isEmpty)
+    #expect(driver.state.animation?.to == 0)
     driver.finishAnimation()
     #expect(driver.events == [.willEndSwiping, .stateChanged(.none, gestureActive: false)])
   }

@@ -2,11 +2,16 @@ import Rewind
 import RewindComponents
 
 /// Drives a swipe cell reducer directly and collects every emitted event, for parity tests.
+///
+/// Display time is explicit: actions that carry a time are sent at ``now``, and a test samples geometry
+/// with `state.offset(at:)` or `state.presentation(at:)` as a view would, without sending anything.
 struct SwipeDriver {
   var state: SwipeCellState
   var reducer: SwipeCell
   var events: [SwipeEvent] = []
   var panBase = 0.0
+  /// The display time of the actions the driver sends.
+  var now = 100.0
 
   init(_ state: SwipeCellState = .fixture, reducer: SwipeCell = SwipeCell()) {
     self.state = state
@@ -22,23 +27,23 @@ struct SwipeDriver {
   mutating func pan(_ offsets: Double..., location: SwipeVector = .zero) {
     let first = offsets.first ?? 0
     panBase = first >= 0 ? 1 : -1
-    send(.panBegan(translation: SwipeVector(x: panBase), location: location))
+    send(.panBegan(translation: SwipeVector(x: panBase), location: location, at: now))
     for offset in offsets { move(to: offset) }
   }
 
   /// Moves the current pan so that the raw offset is `offset`.
   mutating func move(to offset: Double) {
-    send(.panChanged(translation: SwipeVector(x: offset - state.panStartOffset + panBase)))
+    send(.panChanged(translation: SwipeVector(x: offset - state.panStartOffset + panBase), at: now))
   }
 
   mutating func release(velocity: Double = 0) {
-    send(.panEnded(translation: .zero, velocity: SwipeVector(x: velocity)))
+    send(.panEnded(translation: .zero, velocity: SwipeVector(x: velocity), at: now))
   }
 
-  /// Runs the current animation to its end with a first tick at `start`.
-  mutating func finishAnimation(start: Double = 100) {
-    send(.tick(now: start))
-    send(.tick(now: start + 10))
+  /// Ends the running animation as its timer does: one `animationFinished` for its id.
+  mutating func finishAnimation() {
+    guard let run = state.animation else { return }
+    send(.animationFinished(id: run.id))
   }
 }
 

@@ -58,7 +58,7 @@ struct TextEditParityTests {
   @Test("MK-6 corrected: end reports the rule that failed and keeps editing")
   func endReportsFailingRule() {
     var driver = EditDriver(reducer: TextEditor(rules: [.custom(message: "never") { _ in true }, .length(max: 3)]))
-    driver.send(.begin(), .setText("abcd"), .end)
+    driver.send(.begin, .setText("abcd"), .end)
     #expect(driver.events.last == .validationFailed(ValidationError(ruleName: "length", message: "Text must have maximum 3 characters")))
     #expect(driver.state.isEditing)
   }
@@ -66,7 +66,7 @@ struct TextEditParityTests {
   @Test("MK-7 commit with a failing rule is silent")
   func silentCommit() {
     var driver = EditDriver(reducer: TextEditor(rules: [.custom(message: "never") { _ in true }, .length(max: 3)]))
-    driver.send(.begin(), .setText("abcd"))
+    driver.send(.begin, .setText("abcd"))
     driver.events = []
     driver.send(.commit)
     #expect(driver.events.isEmpty)
@@ -77,7 +77,7 @@ struct TextEditParityTests {
   @Test("MK-8 cancel restores the original")
   func cancel() {
     var driver = EditDriver(title: "Orig")
-    driver.send(.begin(), .setText("X"), .cancel)
+    driver.send(.begin, .setText("X"), .cancel)
     #expect(driver.events == [.didBeginEditing, .didChangeText("X"), .didEndEditing(text: "Orig")])
     #expect(driver.state.title == "Orig")
     #expect(driver.state.isEditing == false)
@@ -87,7 +87,7 @@ struct TextEditParityTests {
   func disabled() {
     var driver = EditDriver { $0.isEditingEnabled = false }
     let before = driver.state
-    driver.send(.begin())
+    driver.send(.begin)
     #expect(driver.state == before)
     #expect(driver.events.isEmpty)
   }
@@ -95,7 +95,7 @@ struct TextEditParityTests {
   @Test("MK-10 maximum length counts the replaced range")
   func maxLength() {
     var driver = EditDriver(title: "abcd") { $0.maxTextLength = 5 }
-    driver.send(.begin(), .input(location: 4, length: 0, replacement: "ef"))
+    driver.send(.begin, .input(location: 4, length: 0, replacement: "ef"))
     #expect(driver.state.text == "abcd")
     driver.send(.input(location: 3, length: 1, replacement: "ef"))
     #expect(driver.state.text == "abcef")
@@ -105,7 +105,7 @@ struct TextEditParityTests {
   @Test("MK-11 Return with shouldReturn true commits without the newline")
   func returnCommits() {
     var driver = EditDriver(title: "ok")
-    driver.send(.begin(), .input(location: 2, length: 0, replacement: "\n"))
+    driver.send(.begin, .input(location: 2, length: 0, replacement: "\n"))
     #expect(driver.state.isEditing == false)
     #expect(driver.state.title == "ok")
     #expect(driver.events.last == .didEndEditing(text: "ok"))
@@ -114,7 +114,7 @@ struct TextEditParityTests {
   @Test("MK-12 Return with shouldReturn false inserts the newline")
   func returnInserts() {
     var driver = EditDriver(title: "ok", reducer: TextEditor(shouldReturn: { _ in false }))
-    driver.send(.begin(), .input(location: 2, length: 0, replacement: "\n"))
+    driver.send(.begin, .input(location: 2, length: 0, replacement: "\n"))
     #expect(driver.state.isEditing)
     #expect(driver.state.text == "ok\n")
   }
@@ -125,14 +125,14 @@ struct TextEditParityTests {
       $0.maxTextLength = 100
       $0.characterCountDisplay = .remaining
     }
-    driver.send(.begin())
+    driver.send(.begin)
     #expect(driver.state.characterCount == CharacterCountLabel(text: "5 characters remaining", isWarning: true))
   }
 
   @Test("MK-15 count without a maximum")
   func countOnly() {
     var driver = EditDriver(title: "seven77") { $0.characterCountDisplay = .count }
-    driver.send(.begin())
+    driver.send(.begin)
     #expect(driver.state.characterCount == CharacterCountLabel(text: "7", isWarning: false))
     #expect(CharacterCountLabel.make(style: .both, count: 3, maximum: 20) == CharacterCountLabel(text: "3/20 (17 remaining)", isWarning: false))
     #expect(CharacterCountLabel.make(style: .both, count: 3, maximum: nil)?.text == "")
@@ -142,7 +142,7 @@ struct TextEditParityTests {
   @Test("MK-16 corrected: the placeholder is not counted and not text")
   func placeholderNotCounted() {
     var driver = EditDriver { $0.characterCountDisplay = .count }
-    driver.send(.begin())
+    driver.send(.begin)
     #expect(driver.state.characterCount?.text == "0")
     #expect(driver.state.text == "")
     #expect(driver.state.visiblePlaceholder == "Enter text...")
@@ -153,29 +153,127 @@ struct TextEditParityTests {
   @Test("MK-17 corrected: ending with an untouched placeholder commits the empty string")
   func placeholderNotCommitted() {
     var driver = EditDriver()
-    driver.send(.begin(), .end)
+    driver.send(.begin, .end)
     #expect(driver.state.title == "")
     #expect(driver.events.last == .didEndEditing(text: ""))
   }
 
-  @Test("MK-18 tick-driven auto-save, none after commit")
-  func autoSaveTicks() {
-    var driver = EditDriver(title: "draft") { $0.autoSaveInterval = 2 }
-    driver.send(.begin(now: 0), .tick(now: 1), .tick(now: 2), .tick(now: 4))
-    #expect(driver.events.filter { $0 == .didAutoSave(text: "draft") }.count == 2)
-    driver.send(.commit, .tick(now: 6), .tick(now: 8))
-    #expect(driver.events.filter { $0 == .didAutoSave(text: "draft") }.count == 2)
+  @Test("MK-18 auto-save: the timer fires at t = 2 and 4 (two saves of the current text), none after commit")
+  func autoSaveTimer() async {
+    let clock = ManualClock()
+    var configuration = TextEditConfiguration()
+    configuration.isEditingEnabled = true
+    configuration.autoSaveInterval = 2
+    let store = TestStore(
+      initialState: TextEditState(title: "draft", configuration: configuration),
+      reducer: TextEditor(), clock: clock)
+    store.send(.begin) {
+      $0.sessionCount = 1
+      $0.session = TextEditState.Session(id: 1, original: "draft", text: "draft")
+      $0.events = [.didBeginEditing]
+    }
+    #expect(await clock.waitForSleepers())
+    await clock.advance(by: .milliseconds(1999))
+    #expect(clock.sleeperCount == 1, "not due before t = 2")
+    await clock.advance(by: .milliseconds(1))
+    await store.receive(.autoSaveFired(session: 1)) { $0.events = [.didAutoSave(text: "draft")] }
+    store.send(.setText("draft 2")) {
+      $0.session?.text = "draft 2"
+      $0.events = [.didChangeText("draft 2")]
+    }
+    #expect(await clock.waitForSleepers())
+    await clock.advance(by: .seconds(2))
+    await store.receive(.autoSaveFired(session: 1)) { $0.events = [.didAutoSave(text: "draft 2")] }
+    store.send(.commit) {
+      $0.title = "draft 2"
+      $0.session = nil
+      $0.lastCommitSucceeded = true
+      $0.events = [.didEndEditing(text: "draft 2")]
+    }
+    await clock.advance(by: .seconds(10))
+    #expect(clock.sleeperCount == 0, "commit cancelled the timer")
+    await store.finish()
   }
 
-  @Test("MK-19 no delegate: no auto-saves")
+  @Test("MK-19 no delegate, or a delegate that declines: no auto-saves")
   func autoSaveWithoutDelegate() {
     var driver = EditDriver(title: "draft") { $0.autoSaveInterval = 2 }
     driver.state.isDelegateAttached = false
-    driver.send(.begin(now: 0), .tick(now: 2), .tick(now: 4))
+    driver.send(.begin, .autoSaveFired(session: 1), .autoSaveFired(session: 1))
     #expect(driver.events.isEmpty)
     var declined = EditDriver(title: "draft", reducer: TextEditor(shouldAutoSave: { _ in false })) { $0.autoSaveInterval = 2 }
-    declined.send(.begin(now: 0), .tick(now: 2))
+    declined.send(.begin, .autoSaveFired(session: 1))
     #expect(declined.events == [.didBeginEditing])
+  }
+
+  @Test("auto-save fires are events caused by begin; resumeAutoSave restarts a timer effects did not keep")
+  func autoSaveAttributionAndResume() async throws {
+    let clock = ManualClock()
+    var configuration = TextEditConfiguration()
+    configuration.isEditingEnabled = true
+    configuration.autoSaveInterval = 2
+    let journal = InMemoryJournal<TextEditAction>()
+    let initial = TextEditState(title: "draft", configuration: configuration)
+    let store = try Store(
+      initialState: initial, reducer: TextEditor().dependency(\.clock, clock), journal: journal, clock: clock, actor: "ana")
+    store.send(.begin)
+    #expect(await clock.waitForSleepers())
+    await clock.advance(by: .seconds(2))
+    #expect(await eventually { store.sequence == 2 })
+    let fired = try #require(try store.journal.events(in: 2...2).first)
+    #expect(fired.action == .autoSaveFired(session: 1))
+    #expect(fired.metadata.source == .effect(cause: 1))
+    #expect(fired.metadata.actor == "ana")
+    store.cancelAllEffects()  // the process ends while editing
+
+    let later = ManualClock()
+    let restored = try Store(initialState: initial, reducer: TextEditor().dependency(\.clock, later), journal: journal, clock: later)
+    #expect(restored.state.isEditing)
+    restored.send(.resumeAutoSave)
+    #expect(await later.waitForSleepers())
+    await later.advance(by: .seconds(2))
+    #expect(await eventually { restored.sequence == 4 })
+    #expect(restored.state.events == [.didAutoSave(text: "draft")])
+    restored.send(.cancel)
+    await restored.waitForEffects()
+  }
+
+  @Test("auto-save keeps running after an end that a rule refused")
+  func autoSaveAfterFailedEnd() async {
+    let clock = ManualClock()
+    var configuration = TextEditConfiguration()
+    configuration.isEditingEnabled = true
+    configuration.autoSaveInterval = 2
+    let error = ValidationError(ruleName: "length", message: "Text must have minimum 10 characters")
+    let store = TestStore(
+      initialState: TextEditState(title: "short", configuration: configuration),
+      reducer: TextEditor(rules: [.length(min: 10)]), clock: clock)
+    store.send(.begin) {
+      $0.sessionCount = 1
+      $0.session = TextEditState.Session(id: 1, original: "short", text: "short")
+      $0.events = [.didBeginEditing]
+    }
+    store.send(.end) { $0.events = [.validationFailed(error)] }
+    #expect(await clock.waitForSleepers())
+    await clock.advance(by: .seconds(2))
+    await store.receive(.autoSaveFired(session: 1)) { $0.events = [.didAutoSave(text: "short")] }
+    store.send(.cancel) {
+      $0.session = nil
+      $0.events = [.didEndEditing(text: "short")]
+    }
+    await store.finish()
+  }
+
+  @Test("a timer that outlived its session saves nothing in the next one")
+  func staleAutoSave() {
+    var driver = EditDriver(title: "draft") { $0.autoSaveInterval = 2 }
+    driver.send(.begin, .cancel, .begin)
+    #expect(driver.state.session?.id == 2)
+    driver.events = []
+    driver.send(.autoSaveFired(session: 1))
+    #expect(driver.events.isEmpty)
+    driver.send(.autoSaveFired(session: 2))
+    #expect(driver.events == [.didAutoSave(text: "draft")])
   }
 
   @Test("MK-20 relative dates (future corrected)")
@@ -207,12 +305,12 @@ struct TextEditParityTests {
   @Test("MK-24 reuse while editing cancels and detaches the delegate")
   func reuse() {
     var driver = EditDriver(title: "Orig")
-    driver.send(.begin(), .setText("changed"), .prepareForReuse)
+    driver.send(.begin, .setText("changed"), .prepareForReuse)
     #expect(driver.events.last == .didEndEditing(text: "Orig"))
     #expect(driver.state.isDelegateAttached == false)
     #expect(driver.state.title == "")
     driver.events = []
-    driver.send(.setText("x"), .begin(), .cancel)
+    driver.send(.setText("x"), .begin, .cancel)
     #expect(driver.events.isEmpty)
   }
 
@@ -226,55 +324,59 @@ struct TextEditParityTests {
   @Test("bad input ranges are rejected; bad auto-save intervals disable auto-save")
   func badInput() {
     var driver = EditDriver(title: "a👍b") { $0.autoSaveInterval = -1 }
-    driver.send(.begin(now: 0))
+    driver.send(.begin)
     for (location, length) in [(-1, 0), (0, -1), (9, 0), (2, 1), (1, 9)] {
       driver.send(.input(location: location, length: length, replacement: "x"))
     }
     #expect(driver.state.text == "a👍b")
     driver.send(.input(location: 1, length: 2, replacement: "-"))
     #expect(driver.state.text == "a-b")
-    driver.send(.tick(now: 0), .tick(now: 100), .tick(now: .nan))
+    // No timer starts with a bad interval; a stray fire saves nothing either.
+    driver.send(.autoSaveFired(session: 1))
     #expect(driver.events.contains { if case .didAutoSave = $0 { true } else { false } } == false)
     #expect(driver.state.liveValidation == nil)
   }
 
-  @Test("extreme numbers never trap: tiny interval, huge times, negative maximum")
+  @Test("extreme numbers never trap: negative maximum")
   func extremes() {
     var driver = EditDriver(title: "t") {
-      $0.autoSaveInterval = 1e-300
       $0.maxTextLength = Int.min
       $0.characterCountDisplay = .both
     }
-    driver.send(.begin(now: -1e308), .tick(now: 1e308))
-    #expect(driver.events.last == .didAutoSave(text: "t"))
-    #expect(driver.state.autoSaveCount == Int.max)
+    driver.send(.begin)
     #expect(driver.state.characterCount == CharacterCountLabel(text: "1/0 (-1 remaining)", isWarning: true))
     driver.send(.input(location: 1, length: 0, replacement: "x"))
     #expect(driver.state.text == "t")
   }
 
-  @Test("clock-driven auto-save through a TestStore")
-  func autoSaveClock() async {
-    let clock = ManualClock()
-    var configuration = TextEditConfiguration()
-    configuration.isEditingEnabled = true
-    configuration.autoSaveInterval = 2
-    let store = TestStore(
-      initialState: TextEditState(title: "draft", configuration: configuration),
-      reducer: TextEditor(autoSaveClock: clock), clock: clock)
-    store.send(.begin()) {
-      $0.session = TextEditState.Session(original: "draft", text: "draft")
-      $0.events = [.didBeginEditing]
+  @Test("a tiny interval fires every 0.1 ms (Foundation's floor), not without pause; a huge one sleeps")
+  func extremeIntervals() async {
+    for (interval, advance, fires) in [(1e-300, 0.00035, 3), (1e300, 1e8, 0)] {
+      let clock = ManualClock()
+      var configuration = TextEditConfiguration()
+      configuration.isEditingEnabled = true
+      configuration.autoSaveInterval = interval
+      let store = TestStore(
+        initialState: TextEditState(title: "t", configuration: configuration),
+        reducer: TextEditor(), clock: clock)
+      store.send(.begin) {
+        $0.sessionCount = 1
+        $0.session = TextEditState.Session(id: 1, original: "t", text: "t")
+        $0.events = [.didBeginEditing]
+      }
+      for _ in 0..<fires {
+        #expect(await clock.waitForSleepers())
+        await clock.advance(by: .seconds(0.0001))
+        await store.receive(.autoSaveFired(session: 1)) { $0.events = [.didAutoSave(text: "t")] }
+      }
+      #expect(await clock.waitForSleepers())
+      await clock.advance(by: .seconds(advance - 0.0001 * Double(fires)))
+      store.send(.cancel) {
+        $0.session = nil
+        $0.events = [.didEndEditing(text: "t")]
+      }
+      await store.finish()
     }
-    #expect(await clock.waitForSleepers())
-    await clock.advance(by: .seconds(2))
-    await store.receive(.autoSaveFired) { $0.events = [.didAutoSave(text: "draft")] }
-    store.send(.commit) {
-      $0.session = nil
-      $0.lastCommitSucceeded = true
-      $0.events = [.didEndEditing(text: "draft")]
-    }
-    await store.finish()
   }
 }
 
@@ -317,10 +419,10 @@ struct TextEditDocExampleTests {
     configuration.autoSaveInterval = 5
     let editor = TextEditor(rules: [.length(min: 1), .regex("^[^<>]*$", message: "No angle brackets")])
     let store = Store(initialState: TextEditState(title: "Groceries", configuration: configuration), reducer: editor)
-    store.send(.begin(now: 0))
+    store.send(.begin)
     store.send(.input(location: 9, length: 0, replacement: " list"))
     #expect(store.state.characterCount?.text == "26 characters remaining")
-    store.send(.tick(now: 5))
+    store.send(.autoSaveFired(session: 1))  // what the auto-save timer sends 5 s after begin
     #expect(store.state.events == [.didAutoSave(text: "Groceries list")])
     store.send(.input(location: 14, length: 0, replacement: "\n"))
     #expect(store.state.title == "Groceries list")

@@ -1,0 +1,293 @@
+import Dispatch
+import Rewind
+
+/// Everything the committer shares with appenders, waiters and readers, and the only code that changes it.
+///
+/// One state machine: appending, waiting, committing, failing and closing are named transitions that run
+/// under the committer's lock and return what to do after unlocking (wake the committer thread, resume
+/// waiters, tell status observers). Every waiter, whatever it waits for, is decided by one rule
+/// (``outcome(_:through:)``): served once its progress is reached, woken with the failure once the journal
+/// failed or closed, never left waiting on a journal that can no longer make progress.
+struct CommitterState {
+  /// Encoded records waiting for the committer, one frame's worth.
+  struct Group {
+    var records = ByteWriter(capacity: 4096)
+    var count: UInt32 = 0
+    var first: UInt64 = 0
+  }
+
+  /// What a waiter waits for: its events handed to the operating system, or synced.
+  enum Progress { case written, durable }
+
+  /// A waiter: a suspended task or a blocked thread.
+  struct Waiter {
+    var progress: Progress
+    var target: UInt64
+    var wake: Wake
+  }
+
+  /// How a waiter is resumed.
+  enum Wake {
+    case task(CheckedContinuation<Void, any Error>)
+    case thread(BlockedThread)
+  }
+
+  /// A thread blocked in ``Committer/wait(for:through:)``: its semaphore and the result it is woken with.
+  final class BlockedThread: @unchecked Sendable {  // `result` is written once before `semaphore` signals.
+    let semaphore = DispatchSemaphore(value: 0)
+    var result: Result<Void, FileJournalError> = .success(())
+  }
+
+  /// A batch of work for the committer thread.
+  struct Work {
+    var groups: [Group]
+    var sync: Bool
+  }
+
+  /// What to do after unlocking: waiters to resume with their outcome, status observers to tell.
+  struct Wakeups {
+    var waiters: [(Waiter, Result<Void, FileJournalError>)] = []
+    var observers: [AsyncStream<DurabilityStatus>.Continuation] = []
+    /// What the observers are told before they are finished; `nil` finishes them without a word.
+    var status: DurabilityStatus?
+
+    var isEmpty: Bool { waiters.isEmpty && observers.isEmpty }
+  }
+
+  /// An event the journal would not take (too large, or not encodable), while it is still the next one.
+  struct Refusal {
+    var sequence: UInt64
+    var error: FileJournalError
+  }
+
+  private(set) var lastAppended: UInt64
+  private(set) var written: UInt64
+  private(set) var durable: UInt64
+  /// The write or sync that failed; sticky: nothing is retried after it.
+  private(set) var failure: IOError?
+  private(set) var frames: [FrameLocation]
+  private(set) var segments: [String]
+  private(set) var snapshotHandler: (@Sendable (UInt64) -> Void)?
+  private var refusal: Refusal?
+  private var open = Group()
+  private var ready: [Group] = []
+  /// The highest sequence number a `.durable` waiter asked for: the committer syncs for it even when
+  /// its durability level does not sync on its own.
+  private var syncRequested: UInt64 = 0
+  /// Set by ``beginClose()``: the committer drains what is queued, then stops.
+  private(set) var closing = false
+  /// Set by ``finishClose()``: the committer has stopped; no waiter can be served any more.
+  private var stopped = false
+  /// Whether the committer thread sleeps and must be signalled for new work.
+  private var idle = true
+  private var waiters: [Waiter] = []
+  /// Told once when durability is lost, then finished; finished at close.
+  private var observers: [AsyncStream<DurabilityStatus>.Continuation] = []
+
+  init(lastSequence: UInt64, frames: [FrameLocation], segments: [String]) {
+    (lastAppended, written, durable) = (lastSequence, lastSequence, lastSequence)
+    self.frames = frames
+    self.segments = segments
+  }
+
+  /// How many waiters are queued (for tests that queue them before a failure).
+  var queuedWaiterCount: Int { waiters.count }
+
+  /// Whether durability is still kept, and through which event.
+  var status: DurabilityStatus {
+    failure.map { .lost($0, durableThrough: durable) } ?? .healthy(durableThrough: durable)
+  }
+
+  // MARK: Appending
+
+  /// Takes the encoded `record` of event `sequence` into the open group.
+  /// - Returns: whether to wake the committer, and the snapshot handler to call when a snapshot is due.
+  /// - Throws: ``FileJournalError/durabilityLost(_:)`` after a failure, ``FileJournalError/closed``, or
+  ///   `JournalError.sequenceGap`.
+  mutating func append(_ record: [UInt8], sequence: UInt64, snapshotInterval: UInt64?) throws -> (
+    wake: Bool, snapshotDue: (@Sendable (UInt64) -> Void)?
+  ) {
+    if let failure { throw FileJournalError.durabilityLost(failure) }
+    if closing { throw FileJournalError.closed }
+    guard sequence == lastAppended + 1 else {
+      throw JournalError.sequenceGap(expected: lastAppended + 1, received: sequence)
+    }
+    if open.count > 0, open.records.bytes.count + record.count > Frame.targetRecordBytes {
+      ready.append(open)
+      open = Group()
+    }
+    if open.count == 0 { open.first = sequence }
+    open.records.append(record)
+    open.count += 1
+    lastAppended = sequence
+    defer { checkInvariants() }
+    let due = snapshotInterval.map { sequence % $0 == 0 } ?? false
+    return (takeIdle(), due ? snapshotHandler : nil)
+  }
+
+  /// Records that event `sequence` was refused (and so was not appended): waiting for it, or for any later
+  /// event, ends with `error` rather than with a promise about events the journal never had.
+  mutating func refuse(_ sequence: UInt64, because error: FileJournalError) {
+    // Only the next event can be refused: a misnumbered one would have been refused for its number.
+    guard sequence == lastAppended + 1 else { return }
+    refusal = Refusal(sequence: sequence, error: error)
+  }
+
+  mutating func setSnapshotHandler(_ handler: @escaping @Sendable (UInt64) -> Void) {
+    snapshotHandler = handler
+  }
+
+  // MARK: Waiting
+
+  /// What a waiter for `progress` through `target` gets now; `nil` while it must wait.
+  ///
+  /// The one rule for every waiter: served once reached; otherwise woken with the refusal of an event it
+  /// covers, the failure that stopped the committer, the fact that its events were never appended, or
+  /// the journal's closing; otherwise it waits.
+  func outcome(_ progress: Progress, through target: UInt64) -> Result<Void, FileJournalError>? {
+    if (progress == .written ? written : durable) >= target { return .success(()) }
+    if let refusal, refusal.sequence > lastAppended, target >= refusal.sequence { return .failure(refusal.error) }
+    if let failure { return .failure(.durabilityLost(failure)) }
+    if target > lastAppended { return .failure(.notAppended(sequence: target, lastAppended: lastAppended)) }
+    if stopped { return .failure(.closed) }
+    return nil
+  }
+
+  /// Queues `waiter`, unless its outcome is already known.
+  /// - Returns: `.resume` with the outcome to give it now, or `.queued` with whether to wake the committer.
+  mutating func wait(_ waiter: Waiter) -> WaitAction {
+    if let outcome = outcome(waiter.progress, through: waiter.target) { return .resume(waiter, outcome) }
+    waiters.append(waiter)
+    if waiter.progress == .durable { syncRequested = max(syncRequested, waiter.target) }
+    defer { checkInvariants() }
+    return .queued(wake: takeIdle())
+  }
+
+  enum WaitAction {
+    case resume(Waiter, Result<Void, FileJournalError>)
+    case queued(wake: Bool)
+  }
+
+  /// Adds a status observer.
+  /// - Returns: the status to tell it now, and whether to finish it at once (durability already lost, or
+  ///   the journal closed).
+  mutating func observe(_ observer: AsyncStream<DurabilityStatus>.Continuation) -> (
+    status: DurabilityStatus?, finish: Bool
+  ) {
+    if failure != nil { return (status, true) }
+    if closing || stopped { return (nil, true) }
+    observers.append(observer)
+    return (status, false)
+  }
+
+  // MARK: The committer thread
+
+  /// Hands the committer everything queued, or marks it idle and returns `nil` when there is nothing.
+  /// After a failure, queued groups are dropped: nothing more is written to a poisoned log.
+  mutating func takeWork(syncsEveryCommit: Bool) -> Work? {
+    if open.count > 0 {
+      ready.append(open)
+      open = Group()
+    }
+    if failure != nil { ready.removeAll() }
+    let wantsSync = failure == nil && (syncsEveryCommit || syncRequested > durable)
+    let needsSync = wantsSync && written > durable
+    if ready.isEmpty && !needsSync {
+      idle = true
+      return nil
+    }
+    defer { ready.removeAll() }
+    return Work(groups: ready, sync: wantsSync)
+  }
+
+  /// Publishes a commit: the frames written (each with the name of its segment, as a batch may roll to
+  /// new segments), whether they were synced, and the failure that stopped it, if any.
+  /// - Returns: the waiters now decided and, after a failure, the observers to tell.
+  mutating func committed(
+    _ frames: [(FrameLocation, segment: String)], synced: Bool, failure newFailure: IOError?
+  ) -> Wakeups {
+    for (location, segment) in frames {
+      #if REWIND_CHECK_INVARIANTS
+        precondition(location.firstSequence == written + 1, "frames are not gapless")
+        precondition(location.segment <= segments.count, "a segment was skipped")
+      #endif
+      if segments.count <= location.segment { segments.append(segment) }
+      self.frames.append(location)
+      written = location.lastSequence
+    }
+    if synced { durable = written }
+    var wakeups = Wakeups()
+    if let newFailure, failure == nil {
+      failure = newFailure
+      swap(&wakeups.observers, &observers)
+      wakeups.status = status
+    }
+    wakeups.waiters = decideWaiters()
+    checkInvariants()
+    return wakeups
+  }
+
+  /// Resumes the waiters whose outcome is known and keeps the others.
+  private mutating func decideWaiters() -> [(Waiter, Result<Void, FileJournalError>)] {
+    var decided: [(Waiter, Result<Void, FileJournalError>)] = []
+    var pending: [Waiter] = []
+    for waiter in waiters {
+      if let outcome = outcome(waiter.progress, through: waiter.target) {
+        decided.append((waiter, outcome))
+      } else {
+        pending.append(waiter)
+      }
+    }
+    waiters = pending
+    return decided
+  }
+
+  // MARK: Closing
+
+  /// Starts closing: appends are refused, the committer drains what is queued and stops.
+  /// - Returns: whether to wake the committer.
+  mutating func beginClose() -> Bool {
+    closing = true
+    return takeIdle()
+  }
+
+  /// Called once the committer thread has stopped: every waiter still queued ends with
+  /// ``FileJournalError/closed`` (or the failure), and every observer is finished.
+  mutating func finishClose() -> Wakeups {
+    stopped = true
+    var wakeups = Wakeups()
+    wakeups.waiters = decideWaiters()
+    swap(&wakeups.observers, &observers)
+    checkInvariants()
+    return wakeups
+  }
+
+  /// Marks the committer busy and says whether it must be woken.
+  private mutating func takeIdle() -> Bool {
+    guard idle else { return false }
+    idle = false
+    return true
+  }
+
+  // MARK: Invariants
+
+  /// Checks the state after a transition when compiled with `-DREWIND_CHECK_INVARIANTS`.
+  @inline(__always)
+  func checkInvariants() {
+    #if REWIND_CHECK_INVARIANTS
+      _checkInvariants()
+    #endif
+  }
+
+  /// Progress never runs ahead of what was appended and written; the last frame ends what was written; a
+  /// queued waiter is one whose outcome is not known yet (none is left behind after a failure or close).
+  /// (That frames are gapless is checked where they are added, in ``committed(_:synced:failure:)``.)
+  func _checkInvariants() {
+    precondition(durable <= written && written <= lastAppended, "progress runs ahead: \(durable) \(written) \(lastAppended)")
+    precondition(frames.last.map { $0.lastSequence == written } ?? (written == 0), "the last frame is not what was written")
+    for waiter in waiters {
+      precondition(outcome(waiter.progress, through: waiter.target) == nil, "a decided waiter is still queued")
+    }
+    precondition(failure == nil || observers.isEmpty, "observers left after a failure")
+  }
+}

@@ -1,0 +1,153 @@
+import Foundation
+import Rewind
+import Testing
+
+/// A screen that loads once and ticks while it is shown.
+struct Ticker: Reducer {
+  struct State: Equatable, Sendable {
+    var ticks = 0
+    var isLoaded = false
+  }
+
+  enum Action: Equatable, Sendable {
+    case appeared
+    case tick
+    case load
+    case loaded
+    case loadThroughASend
+  }
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .appeared:
+      return .run { send in
+        while true {
+          try await Task.sleep(for: .milliseconds(1))
+          send(.tick)
+        }
+      }
+    case .tick:
+      state.ticks += 1
+      return .none
+    case .load:
+      return .run { send in
+        try await Task.sleep(for: .milliseconds(20))
+        send(.loaded)
+      }
+    case .loaded:
+      state.isLoaded = true
+      return .none
+    case .loadThroughASend:
+      return .send(.load)
+    }
+  }
+}
+
+@Suite(.timeLimit(.minutes(2))) struct StoreTaskTests {
+  @Test func aSendWithoutEffectsReturnsAnEmptyTask() async {
+    let store = Store(initialState: Ticker.State(), reducer: Ticker())
+    let task = store.send(.tick)
+    #expect(task.isEmpty)
+    await task.finish()
+    #expect(store.ticks == 1)
+  }
+
+  @Test func finishWaitsForTheEffectsTheSendStarted() async {
+    let store = Store(initialState: Ticker.State(), reducer: Ticker())
+    let task = store.send(.load)
+    #expect(!task.isEmpty)
+    #expect(!store.isLoaded)
+    await task.finish()
+    #expect(store.isLoaded)
+  }
+
+  @Test func theTaskHoldsTheEffectsOfActionsSentSynchronouslyBecauseOfIt() async {
+    let store = Store(initialState: Ticker.State(), reducer: Ticker())
+    await store.send(.loadThroughASend).finish()
+    #expect(store.isLoaded)
+  }
+
+  @Test func cancellingTheWaitingTaskEndsTheEffects() async throws {
+    // What `.task { await store.send(.appeared).finish() }` does when SwiftUI removes the view.
+    let store = Store(initialState: Ticker.State(), reducer: Ticker())
+    let view = Task { await store.send(.appeared).finish() }
+    #expect(await eventually { store.ticks >= 3 })
+    view.cancel()
+    await view.value
+    #expect(store.runningEffectCount == 0, "finish returns once the effect has ended")
+    let ticks = store.ticks
+    try await Task.sleep(for: .milliseconds(20))
+    #expect(store.ticks == ticks, "no tick after the view went away")
+  }
+
+  @Test func cancelEndsTheEffectsOfThatSendOnly() async {
+    let store = Store(initialState: Ticker.State(), reducer: Ticker())
+    let ticking = store.send(.appeared)
+    let loading = store.send(.load)
+    ticking.cancel()
+    #expect(ticking.isCancelled)
+    await ticking.finish()
+    await loading.finish()
+    #expect(store.isLoaded, "the other send's effect ran to its end")
+    #expect(!loading.isCancelled)
+  }
+}
+
+@Suite(.timeLimit(.minutes(2))) struct ViewTransactionTests {
+  @Test func observersAreToldInsideTheTransactionOfTheSend() async {
+    let store = Store(initialState: Outbox.State(), reducer: Outbox())
+    let log = TransactionLog()
+    let probe = InvalidationProbe { store.query }
+    log.watch(probe)
+    store.send(.queryChanged("animated"), transaction: log.transaction(named: "spring"))
+    await settleViews(store)
+    #expect(probe.invalidations == 1)
+    #expect(log.entries == ["spring begins", "notified inside spring", "spring ends"])
+
+    probe.reRenderIfNeeded()
+    store.send(.queryChanged("plain"))
+    await settleViews(store)
+    #expect(probe.invalidations == 2)
+    #expect(log.entries.count == 3, "a send without a transaction applies none")
+  }
+
+  @Test func aBindingWriteCarriesItsTransaction() async {
+    let store = Store(initialState: Outbox.State(), reducer: Outbox())
+    let log = TransactionLog()
+    let probe = InvalidationProbe { store.query }
+    log.watch(probe)
+    store.binding(\.query, send: Outbox.Action.queryChanged).send("x", transaction: log.transaction(named: "fade"))
+    await settleViews(store)
+    #expect(log.entries == ["fade begins", "notified inside fade", "fade ends"])
+  }
+}
+
+/// Records transactions applied and notifications made inside them.
+final class TransactionLog: Sendable {
+  private let state = NSLock()
+  private nonisolated(unsafe) var items: [String] = []
+  private nonisolated(unsafe) var open: String?
+
+  var entries: [String] { state.withLock { items } }
+
+  func transaction(named name: String) -> ViewTransaction {
+    ViewTransaction { [self] updates in
+      state.withLock {
+        items.append("\(name) begins")
+        open = name
+      }
+      updates()
+      state.withLock {
+        items.append("\(name) ends")
+        open = nil
+      }
+    }
+  }
+
+  /// Logs, at each of `probe`'s notifications, the transaction it came inside.
+  func watch<Value>(_ probe: InvalidationProbe<Value>) {
+    probe.onInvalidate { [self] in
+      state.withLock { if let open { items.append("notified inside \(open)") } }
+    }
+  }
+}

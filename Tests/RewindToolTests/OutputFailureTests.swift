@@ -1,0 +1,118 @@
+import Foundation
+import Rewind
+import RewindLog
+import Testing
+import RewindTestSupport
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Items 5 and 6 of "Failure paths": every write error of the tool's outputs is reported (exit 74 naming
+/// the path or "standard output"); `-o` never replaces what is not a regular file and never follows a
+/// symbolic link.
+@Suite struct OutputFailureTests {
+  /// Runs `rewind arguments` with standard output going to `output`; returns the status and standard error.
+  static func rewind(_ arguments: [String], output: FileHandle) throws -> (status: Int32, errors: String) {
+    let path = try #require(ExecutableTests.executable(), "the rewind executable is not built")
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: path)
+    process.arguments = arguments
+    let errors = Pipe()
+    process.standardOutput = output
+    process.standardError = errors
+    try process.run()
+    let data = errors.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+  }
+
+  static func fileType(_ path: String) -> mode_t? {
+    var info = stat()
+    return lstat(path, &info) == 0 ? info.st_mode & S_IFMT : nil
+  }
+
+  @Test(arguments: [["export"], ["events"], ["export", "--format", "cloudevents"], ["info", "--json"]])
+  func aFullStandardOutputExits74(_ command: [String]) throws {
+    let directory = TemporaryDirectory()
+    _ = try writeFixtureLog(directory.path)
+    let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
+    let run = try Self.rewind([command[0], directory.path] + command.dropFirst(), output: full)
+    #expect(run.status == 74, "\(command): \(run.errors)")
+    #expect(run.errors.contains("standard output"), "\(run.errors)")
+    #expect(run.errors.contains("No space left on device"), "\(run.errors)")
+  }
+
+  @Test func aClosedPipeIsAQuietEnding() throws {
+    let directory = TemporaryDirectory()
+    _ = try writeFixtureLog(directory.path)
+    let pipe = Pipe()
+    try pipe.fileHandleForReading.close()
+    let run = try Self.rewind(["export", directory.path], output: pipe.fileHandleForWriting)
+    #expect(!run.errors.contains("cannot write"), "\(run.errors)")
+  }
+
+  @Test func outputToADeviceIsWrittenInPlaceAndItsErrorsReported() throws {
+    let directory = TemporaryDirectory()
+    _ = try writeFixtureLog(directory.path)
+    let null = try ExecutableTests.rewind(["export", directory.path, "-o", "/dev/null"])
+    #expect(null.status == 0, "\(null.errors)")
+    #expect(Self.fileType("/dev/null") == S_IFCHR)
+    let full = try ExecutableTests.rewind(["export", directory.path, "-o", "/dev/full"])
+    #expect(full.status == 74, "\(full.errors)")
+    #expect(full.errors.contains("/dev/full") && full.errors.contains("No space left on device"), "\(full.errors)")
+    #expect(Self.fileType("/dev/full") == S_IFCHR)
+    let timeline = try ExecutableTests.rewind(["timeline", directory.path, "-o", "/dev/full"])
+    #expect(timeline.status == 74, "\(timeline.errors)")
+    #expect(Self.fileType("/dev/full") == S_IFCHR)
+  }
+
+  @Test(arguments: ["export", "timeline"])
+  func outputToAFIFOIsWrittenInPlace(_ command: String) throws {
+    let directory = TemporaryDirectory()
+    _ = try writeFixtureLog(directory.path)
+    let fifo = directory.file("out.fifo")
+    #expect(mkfifo(fifo, 0o600) == 0)
+    let received = Locked(Data())
+    let reader = Thread {
+      if let handle = FileHandle(forReadingAtPath: fifo) {
+        let data = handle.readDataToEndOfFile()
+        received.withLock { $0 = data }
+      }
+    }
+    reader.start()
+    let run = try ExecutableTests.rewind([command, directory.path, "-o", fifo])
+    #expect(run.status == 0, "\(run.errors)")
+    for _ in 0..<500 where received.withLock({ $0.isEmpty }) { usleep(2_000) }
+    #expect(Self.fileType(fifo) == S_IFIFO, "the FIFO was replaced")
+    #expect(!received.withLock { $0 }.isEmpty)
+  }
+
+  @Test(arguments: ["export", "timeline"])
+  func aSymbolicLinkIsRefusedNotFollowedOrReplaced(_ command: String) throws {
+    let directory = TemporaryDirectory()
+    _ = try writeFixtureLog(directory.path)
+    let target = directory.file("target.txt")
+    try "keep me".write(toFile: target, atomically: false, encoding: .utf8)
+    let link = directory.file("link.txt")
+    try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+    let run = try ExecutableTests.rewind([command, directory.path, "-o", link])
+    #expect(run.status == 64, "\(run.errors)")
+    #expect(run.errors.contains("symbolic link"), "\(run.errors)")
+    #expect(Self.fileType(link) == S_IFLNK)
+    #expect(try String(contentsOfFile: target, encoding: .utf8) == "keep me")
+  }
+
+  @Test func aRegularFileIsReplacedOnlyWhenEverythingWasWritten() throws {
+    let directory = TemporaryDirectory()
+    _ = try writeFixtureLog(directory.path)
+    let out = directory.file("events.jsonl")
+    try "old".write(toFile: out, atomically: false, encoding: .utf8)
+    let run = try ExecutableTests.rewind(["export", directory.path, "-o", out])
+    #expect(run.status == 0, "\(run.errors)")
+    #expect(try String(contentsOfFile: out, encoding: .utf8).hasPrefix("{"))
+    #expect(!FileManager.default.fileExists(atPath: out + ".partial"))
+  }
+}
