@@ -12,6 +12,7 @@ let suites: [Suite] = [
   journalSuite,
   effectsSuite,
   viewsSuite,
+  scaleSuite,
 ]
 
 let usage = """

@@ -28,7 +28,7 @@ public struct ListSubscriber {
   /// The next update; `nil` when the stream has ended.
   public mutating func next() async -> CollectionUpdate<EditableRow<Mail>>? {
     guard let update = await iterator.next() else { return nil }
-    rows = update.elements
+    rows = Array(update.elements)
     return update
   }
 }

@@ -73,11 +73,11 @@ struct RowList: Reducer {
 
 /// What one subscriber saw: its first snapshot, every changeset, and where it stopped.
 private struct Observation: Sendable {
-  var first: [RowList.Row] = []
-  var changesets: [StagedChangeset<[RowList.Row]>] = []
+  var first: PersistentArray<RowList.Row> = []
+  var changesets: [StagedChangeset<PersistentArray<RowList.Row>>] = []
   var ranges: [ClosedRange<UInt64>] = []
   var lastSequence: UInt64 = 0
-  var lastElements: [RowList.Row] = []
+  var lastElements: PersistentArray<RowList.Row> = []
 }
 
 /// Iterates until the stream ends (the test shuts the store down after its last send). Waiting for the
@@ -221,7 +221,7 @@ private func consume(_ store: Store<RowList.State, RowList.Action>, seed: UInt64
       .setSections([ArraySection(model: "inbox", elements: [a]), ArraySection(model: "later", elements: [b])])
     )
     let second = try #require(await iterator.next())
-    #expect(try second.changeset.apply(to: first.elements) == store.state.sections)
+    #expect(try Array(second.changeset.apply(to: first.elements)) == store.state.sections)
     #expect(second.changeset.stages.flatMap(\.elementMoved).count == 1, "a move across sections")
   }
 
@@ -357,7 +357,7 @@ private func consume(_ store: Store<RowList.State, RowList.Action>, seed: UInt64
   @MainActor
   @Test func consumingOnTheMainActor() async {
     let store = Store(initialState: RowList.State(), reducer: RowList())
-    var table: [RowList.Row] = []
+    var table: PersistentArray<RowList.Row> = []
     let sender = Task.detached {
       for index in 0..<50 { store.send(.insert(RowList.Row(id: index, title: ""), at: 0)) }
     }

@@ -1,223 +1,393 @@
-/// An ordered collection of elements with unique ids and constant-time lookup by id.
+/// An ordered collection of elements with unique ids and lookup by id in O(log n), whose copies share
+/// storage.
 ///
-/// It is the collection ``Reducer/forEach(_:action:element:)`` addresses, and what list state is made of:
-/// an action for row `id` finds its row in O(1) whatever the list's length.
+/// It is the collection ``Reducer/forEach(_:action:element:)`` addresses, and what list state is made of.
+/// It is persistent: copying it is O(1), and changing a copy copies only the O(log n) small nodes on the
+/// path to the change. So the versions of the state a store keeps (undo steps, checkpoints, snapshots for
+/// subscribers) cost memory for what changed, not for the whole list, and a one-row edit of a large list
+/// costs about the same as of a small one. Small collections (up to one leaf of 16 to 64 elements) are one
+/// contiguous buffer.
+///
+/// Storage: the elements in a B+-tree of contiguous leaves, each element tagged with an order label that
+/// increases along the collection; and an index from each id to its element's label, itself a B+-tree
+/// ordered by the id's hash. A lookup by id reads the label from the index, then finds the element by label
+/// in the element tree. Docs/Architecture.md ("Structural sharing") argues the design and gives figures.
+///
+/// - Complexity: lookup, insertion, removal and replacement, by id or by position, are O(log n) (insertion
+///   amortized, as it may relabel a few neighbours); iteration is O(1) per element; `count`, copying and
+///   ``elements`` are O(1).
 public struct IdentifiedArray<Element: Identifiable> {
-  @usableFromInline var _elements: [Element]
-  @usableFromInline var indexByID: [Element.ID: Int]
+  /// The elements, keyed by order label.
+  @usableFromInline var tree: PersistentTree<Element>
+  /// Each id's order label.
+  @usableFromInline var index: IDIndex<Element.ID>
 
   /// An empty collection.
   @inlinable
   public init() {
-    _elements = []
-    indexByID = [:]
+    tree = PersistentTree()
+    index = IDIndex()
+  }
+
+  /// Builds the collection from `elements`, in order, whose ids must be unique; returns a repeated id,
+  /// leaving `self` unusable, when they are not.
+  @inlinable
+  init(building elements: [Element], duplicate: inout Element.ID?) {
+    let labels = OrderLabels.even(count: elements.count)
+    let built = IDIndex.build(ids: elements.map(\.id), labels: labels)
+    duplicate = built.duplicate
+    index = built.index
+    tree = PersistentTree(values: elements, keys: labels)
+    if duplicate == nil { checkInvariantsIfEnabled() }
   }
 
   /// Creates a collection from elements whose ids are unique.
   ///
   /// - Precondition: no two elements share an id. For data from outside, use ``init(_:uniquingIDsWith:)``
   ///   or decoding, which throws.
+  /// - Complexity: O(n log n).
   @inlinable
   public init(uniqueElements: some Sequence<Element>) {
-    self.init()
-    for element in uniqueElements {
-      precondition(indexByID[element.id] == nil, "IdentifiedArray: duplicate id \(element.id)")
-      indexByID[element.id] = _elements.count
-      _elements.append(element)
-    }
+    var duplicate: Element.ID?
+    self.init(building: Array(uniqueElements), duplicate: &duplicate)
+    if let duplicate { preconditionFailure("IdentifiedArray: duplicate id \(duplicate)") }
   }
 
   /// Creates a collection from `newElements`, resolving a repeated id with `combine(existing, new)`.
+  /// - Complexity: O(n log n).
   @inlinable
   public init(_ newElements: some Sequence<Element>, uniquingIDsWith combine: (Element, Element) -> Element) {
-    self.init()
+    var elements: [Element] = []
+    var positions: [Element.ID: Int] = [:]
     for element in newElements {
-      if let index = indexByID[element.id] {
-        _elements[index] = combine(_elements[index], element)
+      if let position = positions[element.id] {
+        elements[position] = combine(elements[position], element)
       } else {
-        indexByID[element.id] = _elements.count
-        _elements.append(element)
+        positions[element.id] = elements.count
+        elements.append(element)
       }
     }
+    var duplicate: Element.ID?
+    self.init(building: elements, duplicate: &duplicate)
   }
 
-  /// The elements, in order.
-  /// - Complexity: O(1): the array is shared, not copied.
-  @inlinable
-  public var elements: [Element] { _elements }
-
-  /// The ids, in order.
-  public var ids: [Element.ID] { _elements.map(\.id) }
-
-  /// The position of the element with `id`.
+  /// The elements, in order, sharing this collection's storage.
   /// - Complexity: O(1).
   @inlinable
-  public func index(id: Element.ID) -> Int? { indexByID[id] }
+  public var elements: PersistentArray<Element> { PersistentArray(tree: tree) }
+
+  /// The ids, in order.
+  /// - Complexity: O(n).
+  @inlinable
+  public var ids: [Element.ID] {
+    var ids: [Element.ID] = []
+    ids.reserveCapacity(count)
+    for element in self { ids.append(element.id) }
+    return ids
+  }
+
+  /// The position of the element with `id`.
+  /// - Complexity: O(log n).
+  @inlinable
+  public func index(id: Element.ID) -> Int? {
+    guard let label = index.label(of: id) else { return nil }
+    return tree.position(ofKey: label)
+  }
+
+  /// Whether an element has `id`.
+  /// - Complexity: O(log n).
+  @inlinable
+  public func contains(id: Element.ID) -> Bool { index.label(of: id) != nil }
 
   /// The element with `id`; setting `nil` removes it, setting a new element appends it.
-  /// - Complexity: O(1) to read or replace; O(n) to remove.
+  /// - Complexity: O(log n).
   @inlinable
   public subscript(id id: Element.ID) -> Element? {
-    get { indexByID[id].map { _elements[$0] } }
+    get {
+      guard let label = index.label(of: id) else { return nil }
+      return tree.pointer(toKey: label)?.pointee
+    }
     set {
       guard let newValue else {
         remove(id: id)
         return
       }
       precondition(newValue.id == id, "IdentifiedArray: element stored under id \(id) has id \(newValue.id)")
-      if let index = indexByID[id] {
-        _elements[index] = newValue
+      if let label = index.label(of: id) {
+        tree.update(key: label) { $0 = newValue }
+        checkInvariantsIfEnabled()
       } else {
         append(newValue)
       }
     }
+    // `rows[id: id]?.flag.toggle()`: one lookup, where a get and a set would take two.
+    _modify {
+      guard let label = index.label(of: id), let spot = tree.uniqueSpot(forKey: label), spot.holds(label) else {
+        var added: Element?
+        yield &added
+        if let added {
+          precondition(added.id == id, "IdentifiedArray: element stored under id \(id) has id \(added.id)")
+          append(added)
+        }
+        return
+      }
+      // Moved out and back rather than copied: no reference counting for the element's fields. The leaf
+      // is this collection's alone (`uniqueSpot`), and nothing else reaches it while `self` is accessed.
+      let slot = spot.values.assumingMemoryBound(to: Element.self) + spot.offset
+      var element: Element? = slot.move()
+      defer {
+        if let element {
+          slot.initialize(to: element)
+          precondition(element.id == id, "IdentifiedArray: an update changed element id \(id)")
+        } else {
+          tree.removeVacated(at: tree.lowerBound(key: label))
+          index.remove(id)
+        }
+        checkInvariantsIfEnabled()
+      }
+      yield &element
+    }
+  }
+
+  /// Mutates the element with `id` in place, if there is one; its id must not change.
+  /// - Returns: what `body` returned, or `nil` when no element has `id`.
+  /// - Complexity: O(log n).
+  @inlinable
+  public mutating func updateElement<R>(id: Element.ID, _ body: (inout Element) throws -> R) rethrows -> R? {
+    guard let label = index.label(of: id) else { return nil }
+    let result = try tree.update(key: label) { element -> R in
+      defer { precondition(element.id == id, "IdentifiedArray: an update changed element id \(id)") }
+      return try body(&element)
+    }
+    checkInvariantsIfEnabled()
+    return result
   }
 
   /// Appends `element` unless its id is present.
   /// - Returns: whether it was inserted, and the index of the element with that id.
+  /// - Complexity: O(log n), amortized.
   @inlinable
   @discardableResult
   public mutating func append(_ element: Element) -> (inserted: Bool, index: Int) {
-    if let index = indexByID[element.id] { return (false, index) }
-    indexByID[element.id] = _elements.count
-    _elements.append(element)
-    return (true, _elements.count - 1)
+    if let existing = index(id: element.id) { return (false, existing) }
+    let position = tree.count
+    let label = label(forInsertionAt: position)
+    tree.insert(element, key: label, at: position)
+    index.insert(element.id, label: label)
+    checkInvariantsIfEnabled()
+    return (true, position)
   }
 
   /// Inserts `element` at `index` unless its id is present.
   /// - Returns: whether it was inserted, and the index of the element with that id.
-  /// - Complexity: O(n).
+  /// - Complexity: O(log n), amortized.
   @inlinable
   @discardableResult
   public mutating func insert(_ element: Element, at index: Int) -> (inserted: Bool, index: Int) {
-    if let existing = indexByID[element.id] { return (false, existing) }
-    precondition(index >= 0 && index <= _elements.count, "IdentifiedArray: index \(index) out of bounds")
-    _elements.insert(element, at: index)
-    reindex(from: index)
+    if let existing = self.index(id: element.id) { return (false, existing) }
+    precondition(index >= 0 && index <= tree.count, "IdentifiedArray: index \(index) out of bounds")
+    let label = label(forInsertionAt: index)
+    tree.insert(element, key: label, at: index)
+    self.index.insert(element.id, label: label)
+    checkInvariantsIfEnabled()
     return (true, index)
   }
 
   /// Removes and returns the element with `id`, if present.
-  /// - Complexity: O(n).
+  /// - Complexity: O(log n).
   @inlinable
   @discardableResult
   public mutating func remove(id: Element.ID) -> Element? {
-    guard let index = indexByID[id] else { return nil }
-    return remove(at: index)
+    guard let position = index(id: id) else { return nil }
+    return remove(at: position)
   }
 
   /// Removes and returns the element at `index`.
-  /// - Complexity: O(n).
+  /// - Complexity: O(log n).
   @inlinable
   @discardableResult
   public mutating func remove(at index: Int) -> Element {
-    let removed = _elements.remove(at: index)
-    indexByID[removed.id] = nil
-    reindex(from: index)
+    precondition(index >= 0 && index < tree.count, "IdentifiedArray: index \(index) out of range")
+    let removed = tree.remove(at: index, keyed: true)
+    self.index.remove(removed.id)
+    checkInvariantsIfEnabled()
     return removed
   }
 
   /// Removes every element.
   @inlinable
   public mutating func removeAll() {
-    _elements.removeAll()
-    indexByID.removeAll()
+    tree = PersistentTree()
+    index = IDIndex()
   }
 
   /// Moves the element at `source` so that it ends up at `destination`.
-  /// - Complexity: O(n).
+  /// - Complexity: O(log n), amortized.
   @inlinable
   public mutating func move(from source: Int, to destination: Int) {
     precondition(
-      _elements.indices.contains(source) && _elements.indices.contains(destination),
+      source >= 0 && source < tree.count && destination >= 0 && destination < tree.count,
       "IdentifiedArray: move \(source) → \(destination) out of bounds")
     guard source != destination else { return }
-    let element = _elements.remove(at: source)
-    _elements.insert(element, at: destination)
-    reindex(from: Swift.min(source, destination))
+    let element = tree.remove(at: source, keyed: true)
+    let label = label(forInsertionAt: destination)
+    tree.insert(element, key: label, at: destination)
+    index.setLabel(label, of: element.id)
+    checkInvariantsIfEnabled()
   }
 
   /// Mutates the element at `index` in place; its id must not change.
+  /// - Complexity: O(log n).
   @inlinable
   public mutating func updateElement<R>(at index: Int, _ body: (inout Element) throws -> R) rethrows -> R {
-    let id = _elements[index].id
-    defer { precondition(_elements[index].id == id, "IdentifiedArray: an update changed element id \(id)") }
-    return try body(&_elements[index])
+    precondition(index >= 0 && index < tree.count, "IdentifiedArray: index \(index) out of range")
+    let result = try tree.update(at: index) { element -> R in
+      let id = element.id
+      defer { precondition(element.id == id, "IdentifiedArray: an update changed element id \(id)") }
+      return try body(&element)
+    }
+    checkInvariantsIfEnabled()
+    return result
   }
 
-  @usableFromInline
-  mutating func reindex(from start: Int) {
-    for index in start..<_elements.count { indexByID[_elements[index].id] = index }
-    _checkInvariants()
+  /// Runs ``_checkInvariants()`` in builds with `REWIND_CHECK_INVARIANTS`; nothing otherwise.
+  @inlinable
+  func checkInvariantsIfEnabled() {
+    #if REWIND_CHECK_INVARIANTS
+      _checkInvariants()
+    #endif
   }
 
+  /// Checks that the element tree and the id index agree: the same count, labels increasing along the
+  /// collection, and each element's id leading to its own label. Traps naming what is wrong.
+  ///
+  /// O(n log n) up to 4,096 elements; above that, only the trees' shapes and counts (O(n)), so that test
+  /// builds with the checks on stay fast.
   @usableFromInline
   func _checkInvariants() {
-    #if DEBUG
-      assert(indexByID.count == _elements.count, "IdentifiedArray: index and elements disagree in count")
-      for (index, element) in _elements.enumerated() {
-        assert(indexByID[element.id] == index, "IdentifiedArray: stale index for id \(element.id)")
-      }
-    #endif
+    tree.checkStructure(keyed: true, uniqueKeys: true)
+    index.tree.checkStructure(keyed: true, uniqueKeys: false)
+    precondition(index.count == tree.count, "IdentifiedArray: \(index.count) ids for \(tree.count) elements")
+    guard tree.count <= 4_096 else { return }
+    for (element, label) in zip(tree.array, tree.allKeys) {
+      precondition(index.label(of: element.id) == label, "IdentifiedArray: stale label for id \(element.id)")
+    }
   }
 }
 
 extension IdentifiedArray: RandomAccessCollection, MutableCollection {
+  public typealias Index = Int
+  public typealias Indices = Range<Int>
+
   @inlinable public var startIndex: Int { 0 }
-  @inlinable public var endIndex: Int { _elements.count }
+  @inlinable public var endIndex: Int { tree.count }
+  /// The number of elements.
+  /// - Complexity: O(1).
+  @inlinable public var count: Int { tree.count }
+  @inlinable public var isEmpty: Bool { tree.count == 0 }
+  @inlinable public var indices: Range<Int> { 0..<tree.count }
+  @inlinable public func index(after i: Int) -> Int { i &+ 1 }
+  @inlinable public func index(before i: Int) -> Int { i &- 1 }
+  @inlinable public func index(_ i: Int, offsetBy distance: Int) -> Int { i &+ distance }
+  @inlinable public func distance(from start: Int, to end: Int) -> Int { end &- start }
 
-  /// Shares the element storage, so that `Array(identifiedArray)` is O(1) rather than an element-by-element
-  /// copy: changeset subscribers extract the list this way on every delivery.
+  /// The element at `position`; a replacement must keep the element's id.
+  /// - Complexity: O(log n).
   @inlinable
-  public func _copyToContiguousArray() -> ContiguousArray<Element> { _elements._copyToContiguousArray() }
+  public subscript(position: Int) -> Element {
+    // Borrowed in place: `rows[i].field` copies neither the element nor its arrays and strings.
+    _read {
+      precondition(position >= 0 && position < tree.count, "IdentifiedArray: index \(position) out of range")
+      yield tree.pointer(to: position).pointee
+    }
+    set { updateElement(at: position) { $0 = newValue } }
+  }
 
+  /// Exchanges the elements at `i` and `j` (their ids go with them).
+  /// - Complexity: O(log n).
+  @inlinable
+  public mutating func swapAt(_ i: Int, _ j: Int) {
+    guard i != j else { return }
+    let (first, second) = (self[i], self[j])
+    let (firstLabel, secondLabel) = (tree.key(at: i), tree.key(at: j))
+    tree.update(at: i) { $0 = second }
+    tree.update(at: j) { $0 = first }
+    index.setLabel(firstLabel, of: second.id)
+    index.setLabel(secondLabel, of: first.id)
+    checkInvariantsIfEnabled()
+  }
+
+  /// Iterates the elements in O(1) per element.
+  public typealias Iterator = PersistentArray<Element>.Iterator
+
+  /// An iterator over the elements.
+  @inlinable
+  public func makeIterator() -> Iterator { Iterator(base: PersistentTree.Iterator(tree)) }
+
+  @inlinable
+  public var underestimatedCount: Int { tree.count }
+
+  /// The elements in an array: O(1) when they fit in one leaf (the buffer is shared), else O(n).
+  @inlinable
+  public func _copyToContiguousArray() -> ContiguousArray<Element> { ContiguousArray(tree.array) }
+
+  /// Runs `body` on the elements' contiguous storage when they fit in one leaf; `nil` otherwise.
   @inlinable
   public func withContiguousStorageIfAvailable<Result>(
     _ body: (UnsafeBufferPointer<Element>) throws -> Result
   ) rethrows -> Result? {
-    try _elements.withContiguousStorageIfAvailable(body)
-  }
-
-  /// The element at `position`; a replacement must keep the element's id.
-  @inlinable
-  public subscript(position: Int) -> Element {
-    get { _elements[position] }
-    set { updateElement(at: position) { $0 = newValue } }
+    guard tree.root.isLeaf else { return nil }
+    return try body(UnsafeBufferPointer(tree.root.values))
   }
 }
 
 extension IdentifiedArray: ExpressibleByArrayLiteral {
   /// Creates a collection from a literal whose ids are unique.
+  @inlinable
   public init(arrayLiteral elements: Element...) { self.init(uniqueElements: elements) }
 }
 
 extension IdentifiedArray: Equatable where Element: Equatable {
-  public static func == (lhs: Self, rhs: Self) -> Bool { lhs.elements == rhs.elements }
+  /// Whether both hold equal elements in the same order.
+  /// - Complexity: O(1) for the same storage; for versions of one collection, proportional to what
+  ///   differs (shared subtrees are stepped over); O(n) otherwise.
+  @inlinable
+  public static func == (lhs: Self, rhs: Self) -> Bool { lhs.tree.elementsEqual(rhs.tree, by: ==) }
 }
 
 extension IdentifiedArray: Hashable where Element: Hashable {
-  public func hash(into hasher: inout Hasher) { hasher.combine(elements) }
+  /// Hashes the count and the elements in order, as `Array` does.
+  @inlinable
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(count)
+    for element in self { hasher.combine(element) }
+  }
 }
 
 extension IdentifiedArray: Sendable where Element: Sendable, Element.ID: Sendable {}
 
 extension IdentifiedArray: CustomStringConvertible {
-  public var description: String { elements.description }
+  /// The elements, written as an array literal.
+  public var description: String { Array(self).description }
 }
 
 extension IdentifiedArray: Encodable where Element: Encodable {
-  /// Encodes the elements as an array.
-  public func encode(to encoder: any Encoder) throws { try elements.encode(to: encoder) }
+  /// Encodes the elements as an array: the same form as `[Element]`, and as every earlier version.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.unkeyedContainer()
+    for element in self { try container.encode(element) }
+  }
 }
 
 extension IdentifiedArray: Decodable where Element: Decodable {
   /// Decodes an array; a repeated id is a `DecodingError.dataCorrupted` naming it.
   public init(from decoder: any Decoder) throws {
     let decoded = try [Element](from: decoder)
-    self.init()
-    for element in decoded where !append(element).inserted {
+    var duplicate: Element.ID?
+    self.init(building: decoded, duplicate: &duplicate)
+    if let duplicate {
       throw DecodingError.dataCorrupted(
-        DecodingError.Context(codingPath: decoder.codingPath, debugDescription: "duplicate id \(element.id)"))
+        DecodingError.Context(codingPath: decoder.codingPath, debugDescription: "duplicate id \(duplicate)"))
     }
   }
 }

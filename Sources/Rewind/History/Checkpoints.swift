@@ -40,6 +40,7 @@ struct Checkpoints<State> {
   @inlinable
   mutating func offer(_ state: @autoclosure () -> State, at sequence: UInt64) {
     guard sequence % interval == 0, sequence > (checkpoints.last?.sequence ?? 0) else { return }
+    defer { checkInvariantsIfEnabled() }
     checkpoints.append(Checkpoint(sequence: sequence, state: state()))
     if checkpoints.count > limit + 1 { checkpoints.remove(at: 1) }
   }
@@ -55,6 +56,31 @@ struct Checkpoints<State> {
       if checkpoints[mid].sequence <= sequence { low = mid } else { high = mid - 1 }
     }
     return checkpoints[low]
+  }
+}
+
+extension Checkpoints {
+  /// Runs ``_checkInvariants()`` in builds with `REWIND_CHECK_INVARIANTS`; nothing otherwise.
+  @inlinable
+  func checkInvariantsIfEnabled() {
+    #if REWIND_CHECK_INVARIANTS
+      _checkInvariants()
+    #endif
+  }
+
+  /// Checks that there is an origin, that sequence numbers increase, that every checkpoint but the origin
+  /// falls on the interval, and that at most `limit` are kept beside the origin; traps naming what is
+  /// wrong. O(limit).
+  @usableFromInline
+  func _checkInvariants() {
+    precondition(!checkpoints.isEmpty, "Checkpoints: no origin")
+    precondition(checkpoints.count <= limit + 1, "Checkpoints: \(checkpoints.count - 1) kept, over the limit \(limit)")
+    for (earlier, later) in zip(checkpoints, checkpoints.dropFirst()) {
+      precondition(earlier.sequence < later.sequence, "Checkpoints: #\(later.sequence) after #\(earlier.sequence)")
+    }
+    for checkpoint in checkpoints.dropFirst() {
+      precondition(checkpoint.sequence % interval == 0, "Checkpoints: #\(checkpoint.sequence) off the interval \(interval)")
+    }
   }
 }
 

@@ -65,7 +65,7 @@ struct UndoHistory<State> {
   }
 
   @usableFromInline
-  var undoSteps: [Step] = []
+  var undoSteps = UndoStack<Step>()
   @usableFromInline
   var redoEntries: [RedoEntry] = []
   @usableFromInline
@@ -108,6 +108,7 @@ struct UndoHistory<State> {
   mutating func recordAction(
     policy: UndoPolicy, sequence: UInt64, timestamp: Date, stateBefore: State?, stateAfter: () -> State
   ) {
+    defer { checkInvariantsIfEnabled() }
     guard limit > 0 else { return }
     if transaction != nil {
       switch policy {
@@ -137,7 +138,7 @@ struct UndoHistory<State> {
           lastTimestamp: timestamp))
     case .coalesce(let key, let window, let name):
       if canCoalesce(key: key, window: window, at: timestamp) {
-        undoSteps[undoSteps.count - 1].lastTimestamp = timestamp
+        undoSteps.updateLast { $0.lastTimestamp = timestamp }
       } else if let stateBefore {
         push(
           Step(
@@ -149,14 +150,16 @@ struct UndoHistory<State> {
 
   @inlinable
   mutating func push(_ step: Step) {
+    defer { checkInvariantsIfEnabled() }
     undoSteps.append(step)
     redoEntries.removeAll()
-    if undoSteps.count > limit { undoSteps.removeFirst(undoSteps.count - limit) }
+    undoSteps.dropOldest(keeping: limit)
   }
 
   /// The step an undo at `sequence` takes back, moved to the redo stack; `current` is the state it replaces.
   @inlinable
   mutating func undo(current: State, sequence: UInt64) -> Step? {
+    defer { checkInvariantsIfEnabled() }
     guard canUndo, let step = undoSteps.popLast() else { return nil }
     redoEntries.append(RedoEntry(step: step, stateAfter: current, after: sequence - 1))
     return step
@@ -165,6 +168,7 @@ struct UndoHistory<State> {
   /// The entry a redo brings back, its step moved back to the undo stack.
   @inlinable
   mutating func redo() -> RedoEntry? {
+    defer { checkInvariantsIfEnabled() }
     guard canRedo, let entry = redoEntries.popLast() else { return nil }
     undoSteps.append(entry.step)
     return entry
@@ -173,6 +177,7 @@ struct UndoHistory<State> {
   /// Records a restore at `sequence` as an undoable step that brings back `current`.
   @inlinable
   mutating func recordRestore(current: State, sequence: UInt64, timestamp: Date, target: UInt64) {
+    defer { checkInvariantsIfEnabled() }
     guard limit > 0, transaction == nil else { return }
     push(
       Step(
@@ -182,6 +187,7 @@ struct UndoHistory<State> {
 
   @inlinable
   mutating func beginTransaction(name: String, current: State, sequence: UInt64) {
+    defer { checkInvariantsIfEnabled() }
     if transaction != nil {
       transaction?.depth += 1
     } else {
@@ -195,6 +201,7 @@ struct UndoHistory<State> {
   @discardableResult
   @inlinable
   mutating func endTransaction(timestamp: Date) -> Bool {
+    defer { checkInvariantsIfEnabled() }
     guard var open = transaction else { return false }
     open.depth -= 1
     if open.depth > 0 {
@@ -209,6 +216,43 @@ struct UndoHistory<State> {
           lastTimestamp: timestamp))
     }
     return true
+  }
+}
+
+extension UndoHistory {
+  /// Runs ``_checkInvariants()`` in builds with `REWIND_CHECK_INVARIANTS`; nothing otherwise.
+  @inlinable
+  func checkInvariantsIfEnabled() {
+    #if REWIND_CHECK_INVARIANTS
+      _checkInvariants()
+    #endif
+  }
+
+  /// Checks the stacks' order and bounds, trapping with a message naming what is wrong: at most `limit`
+  /// steps (none when undo is off); undo steps in the order they happened; redo entries in the order they
+  /// were undone (each undone later than the step it holds began), all newer than the undo steps; an open
+  /// transaction at least one deep. O(limit).
+  @usableFromInline
+  func _checkInvariants() {
+    precondition(limit >= 0, "UndoHistory: negative limit \(limit)")
+    precondition(undoSteps.count <= limit, "UndoHistory: \(undoSteps.count) undo steps over the limit \(limit)")
+    if limit == 0 { precondition(redoEntries.isEmpty, "UndoHistory: redo entries with undo off") }
+    let steps = undoSteps.entries
+    for (earlier, later) in zip(steps, steps.dropFirst()) {
+      precondition(earlier.before < later.before, "UndoHistory: undo steps out of order (\(earlier.before), \(later.before))")
+    }
+    for (earlier, later) in zip(redoEntries, redoEntries.dropFirst()) {
+      precondition(
+        earlier.after < later.after && earlier.step.before > later.step.before,
+        "UndoHistory: redo entries out of order (\(earlier.after), \(later.after))")
+    }
+    for entry in redoEntries {
+      precondition(entry.step.before < entry.after, "UndoHistory: a redo entry undone before its step began")
+    }
+    if let newestStep = undoSteps.last, let nextRedo = redoEntries.last {
+      precondition(newestStep.before < nextRedo.step.before, "UndoHistory: a redo step older than an undo step")
+    }
+    if let transaction { precondition(transaction.depth >= 1, "UndoHistory: open transaction of depth \(transaction.depth)") }
   }
 }
 

@@ -29,7 +29,7 @@ extension Reducer {
   /// reducer sees looks their element ids up in the collection (a lock and a lookup per running element),
   /// and returns a cancellation only when one is gone.
   ///
-  /// - Complexity: O(1) to find the element, whatever the collection's size.
+  /// - Complexity: O(log n) to find the element and change it in place.
   @inlinable
   public func forEach<
     ElementState: Identifiable, ElementAction, Element: Reducer<ElementState, ElementAction>
@@ -67,14 +67,11 @@ where Element.State: Identifiable, Element.State.ID: Sendable {
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
     var elementEffect = Effect<Parent.Action>.none
     if let addressed = toElementAction.extract(action) {
-      if let index = state[keyPath: toElements].index(id: addressed.id) {
-        let id = addressed.id
-        let embed = toElementAction.embed
-        elementEffect = state[keyPath: toElements].updateElement(at: index) {
-          element.reduce(into: &$0, action: addressed.action)
-        }
-        .map { embed(IdentifiedAction(id: id, action: $0)) }
-        .inLifetime(LifetimeComponent(scope: toElements, element: EffectID(id)))
+      let id = addressed.id
+      let embed = toElementAction.embed
+      if let effect = state[keyPath: toElements].updateElement(id: id, { element.reduce(into: &$0, action: addressed.action) }) {
+        elementEffect = effect.map { embed(IdentifiedAction(id: id, action: $0)) }
+          .inLifetime(LifetimeComponent(scope: toElements, element: EffectID(id)))
       } else {
         elementEffect = .diagnostic(
           Diagnostic(
@@ -92,7 +89,7 @@ where Element.State: Identifiable, Element.State.ID: Sendable {
     if elementEffect.isNone {
       let hasGone = runningElements.hasGoneElement(under: toElements) { id in
         guard let id = id.base as? Element.State.ID else { return true }
-        return remaining.index(id: id) != nil
+        return remaining.contains(id: id)
       }
       if !hasGone { return effect }
     }
@@ -100,7 +97,7 @@ where Element.State: Identifiable, Element.State.ID: Sendable {
     return effect.merge(
       with: .endLifetimes(under: toElements) { id in
         guard let id = id?.base as? Element.State.ID else { return false }
-        return remaining.index(id: id) != nil
+        return remaining.contains(id: id)
       })
   }
 }

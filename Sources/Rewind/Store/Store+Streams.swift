@@ -13,23 +13,39 @@ extension Store {
   public func changesets<C: Collection & Sendable>(of keyPath: KeyPath<State, C> & Sendable)
     -> ChangesetSequence<State, C.Element>
   where C.Element: Differentiable & Sendable {
+    // A collection of any other kind is copied into a PersistentArray of its own for each delivery (as an
+    // array was before): O(n), like the general diff that follows.
     ChangesetSequence(
-      hub: hub, extract: { Self.copyOfElements($0[keyPath: keyPath]) },
+      hub: hub, extract: { PersistentArray($0[keyPath: keyPath]) },
       diff: { StagedChangeset(source: $0, target: $1) },
       shared: sharedDiffs.shared(for: keyPath, sectioned: false, of: C.Element.self))
   }
 
-  /// The elements of `collection` in a buffer of their own.
+  /// Diffed changes of the ``IdentifiedArray`` at `keyPath`: first the current elements, then a staged
+  /// changeset each time they change.
   ///
-  /// Not `Array(collection)`, which for an array or an ``IdentifiedArray`` shares the state's buffer: a
-  /// subscriber keeps its last delivery until the next one, and a shared buffer would make the store's
-  /// next mutation of the collection copy all of it, on the sender's side, after every delivery.
+  /// Each delivery shares the state's storage (extracting the elements is O(1)) and the diff steps over
+  /// what the two versions share: a one-row edit costs a subscriber O(log n), whatever the list's length.
   @inlinable
-  static func copyOfElements<C: Collection>(_ collection: C) -> [C.Element] {
-    var elements: [C.Element] = []
-    elements.reserveCapacity(collection.count)
-    elements.append(contentsOf: collection)
-    return elements
+  public func changesets<Element: Differentiable & Identifiable & Sendable>(
+    of keyPath: KeyPath<State, IdentifiedArray<Element>> & Sendable
+  ) -> ChangesetSequence<State, Element> where Element.ID: Sendable {
+    ChangesetSequence(
+      hub: hub, extract: { $0[keyPath: keyPath].elements },
+      diff: { PersistentArray.stagedChangeset(from: $0, to: $1) },
+      shared: sharedDiffs.shared(for: keyPath, sectioned: false, of: Element.self))
+  }
+
+  /// Diffed changes of the ``PersistentArray`` at `keyPath`, sharing the state's storage like
+  /// ``changesets(of:)-(KeyPath<State,IdentifiedArray<Element>>&Sendable)``.
+  @inlinable
+  public func changesets<Element: Differentiable & Sendable>(
+    of keyPath: KeyPath<State, PersistentArray<Element>> & Sendable
+  ) -> ChangesetSequence<State, Element> {
+    ChangesetSequence(
+      hub: hub, extract: { $0[keyPath: keyPath] },
+      diff: { PersistentArray.stagedChangeset(from: $0, to: $1) },
+      shared: sharedDiffs.shared(for: keyPath, sectioned: false, of: Element.self))
   }
 
   /// Diffed changes of the sectioned collection at `keyPath`: section and element deletes, inserts, moves
@@ -39,7 +55,7 @@ extension Store {
     of keyPath: KeyPath<State, [Section]> & Sendable
   ) -> ChangesetSequence<State, Section> {
     ChangesetSequence(
-      hub: hub, extract: { $0[keyPath: keyPath] },
+      hub: hub, extract: { PersistentArray($0[keyPath: keyPath]) },
       diff: { StagedChangeset(source: $0, target: $1) },
       shared: sharedDiffs.shared(for: keyPath, sectioned: true, of: Section.self))
   }
@@ -73,10 +89,20 @@ extension Store {
   /// - Throws: ``HistoryError`` when either state cannot be rebuilt.
   public func changeset<C: Collection & Sendable>(
     of keyPath: KeyPath<State, C> & Sendable, from: UInt64, to: UInt64
-  ) throws -> StagedChangeset<[C.Element]> where C.Element: Differentiable & Sendable {
+  ) throws -> StagedChangeset<PersistentArray<C.Element>> where C.Element: Differentiable & Sendable {
     StagedChangeset(
-      source: Array(try state(at: from)[keyPath: keyPath]), target: Array(try state(at: to)[keyPath: keyPath])
-    )
+      source: PersistentArray(try state(at: from)[keyPath: keyPath]),
+      target: PersistentArray(try state(at: to)[keyPath: keyPath]))
+  }
+
+  /// The staged changes that turn the ``IdentifiedArray`` at `keyPath` as of event `from` into the one as of
+  /// `to`, stepping over the storage the two versions share.
+  /// - Throws: ``HistoryError`` when either state cannot be rebuilt.
+  public func changeset<Element: Differentiable & Identifiable & Sendable>(
+    of keyPath: KeyPath<State, IdentifiedArray<Element>> & Sendable, from: UInt64, to: UInt64
+  ) throws -> StagedChangeset<PersistentArray<Element>> where Element.ID: Sendable {
+    IdentifiedArray.stagedChangeset(
+      from: try state(at: from)[keyPath: keyPath], to: try state(at: to)[keyPath: keyPath])
   }
 
   /// The staged changes that turn the sectioned collection at `keyPath` as of event `from` into the one as
@@ -84,8 +110,9 @@ extension Store {
   /// - Throws: ``HistoryError`` when either state cannot be rebuilt.
   public func changeset<Section: DifferentiableSection & Sendable>(
     of keyPath: KeyPath<State, [Section]> & Sendable, from: UInt64, to: UInt64
-  ) throws -> StagedChangeset<[Section]> {
+  ) throws -> StagedChangeset<PersistentArray<Section>> {
     StagedChangeset(
-      source: try state(at: from)[keyPath: keyPath], target: try state(at: to)[keyPath: keyPath])
+      source: PersistentArray(try state(at: from)[keyPath: keyPath]),
+      target: PersistentArray(try state(at: to)[keyPath: keyPath]))
   }
 }

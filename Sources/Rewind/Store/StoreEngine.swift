@@ -240,7 +240,7 @@ final class StoreEngine<State: Sendable, Action: Sendable>: Sendable {
     var wakeAt: UInt64?
     if !core.waiters.isEmpty {
       // Parked subscribers get this state now unless one was handed out very recently; then a paced
-      // wake-up (StateHub.handOutInterval) hands them the newest, so a burst copies the state rarely.
+      // wake-up (StateHub.handOutInterval) hands them the newest, so a burst wakes them rarely.
       let now = StateHub<State>.now()
       if now &- core.handedOutAt >= core.interval {
         swap(&woken, &core.waiters)

@@ -4,7 +4,10 @@ import RewindDiff
 ///
 /// The diff runs on the subscriber's side, when it asks for the next update: from the collection it was
 /// last given to the newest one. A slow subscriber therefore receives one coalesced changeset and holds one
-/// collection, however many events went by; `send` does no work for it beyond a wake-up. Deliveries whose
+/// collection, however many events went by; `send` does no work for it beyond a wake-up. The collection is
+/// a ``PersistentArray``: for an ``IdentifiedArray`` (or a `PersistentArray`) in state it shares the
+/// state's storage, and the diff steps over what the two versions share, so a delivery costs O(log n) for a
+/// one-row edit whatever the list's length. Deliveries whose
 /// collection did not change are skipped (their events are covered by the next delivery). Subscribers of
 /// the same collection moving between the same two events share one extraction and one diff. Iteration
 /// runs on the caller's actor, so a `@MainActor` loop applies changesets without extra hops.
@@ -12,16 +15,20 @@ public struct ChangesetSequence<State: Sendable, Element: Sendable>: AsyncSequen
   public typealias Failure = Never
 
   @usableFromInline let hub: StateHub<State>
-  @usableFromInline let extract: @Sendable (State) -> [Element]
-  @usableFromInline let diff: @Sendable ([Element], [Element]) -> StagedChangeset<[Element]>
+  @usableFromInline let extract: @Sendable (State) -> PersistentArray<Element>
+  @usableFromInline let diff:
+    @Sendable (PersistentArray<Element>, PersistentArray<Element>) -> StagedChangeset<PersistentArray<Element>>
   @usableFromInline let shared: SharedDiff<Element>
 
   // Made by the store's inlinable `changesets(of:)`, so that `extract` and `diff` are specialized for the
   // app's element type where it subscribes: an unspecialized diff cost several times more per delivery.
   @usableFromInline
   init(
-    hub: StateHub<State>, extract: @escaping @Sendable (State) -> [Element],
-    diff: @escaping @Sendable ([Element], [Element]) -> StagedChangeset<[Element]>,
+    hub: StateHub<State>, extract: @escaping @Sendable (State) -> PersistentArray<Element>,
+    diff:
+      @escaping @Sendable (PersistentArray<Element>, PersistentArray<Element>) -> StagedChangeset<
+        PersistentArray<Element>
+      >,
     shared: SharedDiff<Element>
   ) {
     (self.hub, self.extract, self.diff, self.shared) = (hub, extract, diff, shared)
@@ -32,7 +39,7 @@ public struct ChangesetSequence<State: Sendable, Element: Sendable>: AsyncSequen
   /// Iterates a ``ChangesetSequence``.
   public struct Iterator: AsyncIteratorProtocol {
     @usableFromInline let sequence: ChangesetSequence
-    @usableFromInline var delivered: (elements: [Element], sequence: UInt64)?
+    @usableFromInline var delivered: (elements: PersistentArray<Element>, sequence: UInt64)?
     @usableFromInline var lastSequence: UInt64?
 
     init(sequence: ChangesetSequence) { self.sequence = sequence }

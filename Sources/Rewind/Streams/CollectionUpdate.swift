@@ -7,10 +7,11 @@ import RewindDiff
 /// Every later delivery covers the events after the previous one; applying its `changeset` to the previous
 /// `elements` gives these `elements` exactly.
 public struct CollectionUpdate<Element> {
-  /// The collection as of event ``sequence``.
-  public var elements: [Element]
+  /// The collection as of event ``sequence``, sharing storage with the store's state where the state holds
+  /// an ``IdentifiedArray`` or a ``PersistentArray`` (`Array(elements)` copies it into an array).
+  public var elements: PersistentArray<Element>
   /// The changes from the previous delivery's elements to these; empty for the first delivery.
-  public var changeset: StagedChangeset<[Element]>
+  public var changeset: StagedChangeset<PersistentArray<Element>>
   /// The events this delivery covers (after the previous delivery, through ``sequence``); `nil` for the first.
   public var events: ClosedRange<UInt64>?
   /// The sequence number of the last event applied to ``elements``.
@@ -21,7 +22,8 @@ public struct CollectionUpdate<Element> {
 
   /// Creates an update.
   public init(
-    elements: [Element], changeset: StagedChangeset<[Element]>, events: ClosedRange<UInt64>?, sequence: UInt64
+    elements: PersistentArray<Element>, changeset: StagedChangeset<PersistentArray<Element>>,
+    events: ClosedRange<UInt64>?, sequence: UInt64
   ) {
     self.elements = elements
     self.changeset = changeset

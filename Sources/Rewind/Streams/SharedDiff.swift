@@ -6,17 +6,17 @@ import Synchronization
 /// Subscribers woken by the same send move between the same two sequence numbers, so the first to get
 /// there extracts the elements and diffs them, and the others reuse both. Diffing still happens on the
 /// subscribers' side, never in `send`; a subscriber whose range differs (a slow one) diffs its own range.
-/// Holds one collection and one changeset: O(state).
+/// Holds one collection and one changeset: O(state), shared with the state's own storage where it can be.
 @usableFromInline
 final class SharedDiff<Element: Sendable>: Sendable {
   struct Entry: Sendable {
     var from: UInt64
     var to: UInt64
-    var changeset: StagedChangeset<[Element]>
+    var changeset: StagedChangeset<PersistentArray<Element>>
   }
 
   private struct Latest: Sendable {
-    var elements: (sequence: UInt64, elements: [Element])?
+    var elements: (sequence: UInt64, elements: PersistentArray<Element>)?
     var diff: Entry?
   }
 
@@ -24,7 +24,9 @@ final class SharedDiff<Element: Sendable>: Sendable {
 
   /// The elements as of `sequence`, extracting them from `state` unless another subscriber already did.
   @usableFromInline
-  func elements<State>(at sequence: UInt64, from state: State, extract: (State) -> [Element]) -> [Element] {
+  func elements<State>(
+    at sequence: UInt64, from state: State, extract: (State) -> PersistentArray<Element>
+  ) -> PersistentArray<Element> {
     if let cached = latest.withLock({ $0.elements }), cached.sequence == sequence { return cached.elements }
     let elements = extract(state)
     latest.withLock { latest in
@@ -37,9 +39,9 @@ final class SharedDiff<Element: Sendable>: Sendable {
   /// already did.
   @usableFromInline
   func changeset(
-    from: UInt64, to: UInt64, old: [Element], new: [Element],
-    diff: ([Element], [Element]) -> StagedChangeset<[Element]>
-  ) -> StagedChangeset<[Element]> {
+    from: UInt64, to: UInt64, old: PersistentArray<Element>, new: PersistentArray<Element>,
+    diff: (PersistentArray<Element>, PersistentArray<Element>) -> StagedChangeset<PersistentArray<Element>>
+  ) -> StagedChangeset<PersistentArray<Element>> {
     if let cached = latest.withLock({ $0.diff }), cached.from == from, cached.to == to {
       return cached.changeset
     }

@@ -1,0 +1,143 @@
+extension PersistentTree {
+  /// Iterates the values in order in O(1) per value: it reads a leaf's values in place and keeps the path
+  /// to the current leaf, instead of descending from the root for every position.
+  ///
+  /// It holds the root; the nodes below are held `unowned(unsafe)`, as the root keeps every one of them
+  /// alive and unchanged (a node referenced from two roots is copied, not changed, by a mutation). Stepping
+  /// to the next leaf then costs no reference counting, which is what makes iterating a tree nearly as
+  /// fast as an array.
+  @usableFromInline
+  struct Iterator: IteratorProtocol {
+    @usableFromInline
+    struct Frame {
+      @usableFromInline unowned(unsafe) var node: TreeNode<Value>
+      @usableFromInline var index: Int
+
+      @inlinable
+      init(node: TreeNode<Value>, index: Int) {
+        self.node = node
+        self.index = index
+      }
+    }
+
+    @usableFromInline let root: TreeNode<Value>
+    /// The current leaf's values.
+    @usableFromInline var values: UnsafeMutablePointer<Value>
+    @usableFromInline var valueCount: Int
+    @usableFromInline var offset: Int
+    /// The inner nodes above the current leaf, each with the index of the child being visited.
+    @usableFromInline var path: ContiguousArray<Frame>
+
+    /// An iterator starting at `position`.
+    @inlinable
+    init(_ tree: PersistentTree, from position: Int = 0) {
+      root = tree.root
+      var path: ContiguousArray<Frame> = []
+      var offset = Swift.min(Swift.max(0, position), tree.count)
+      let spot = tree.descend(
+        choosing: { node in
+          let (index, inner) = node.child(forInsertionAt: offset)
+          path.append(Frame(node: node, index: index))
+          offset = inner
+          return index
+        },
+        leaf: { $0.spot(base: 0, offset: offset) }
+      ).unsafelyUnwrapped
+      self.path = path
+      values = spot.values.assumingMemoryBound(to: Value.self)
+      valueCount = spot.width
+      self.offset = spot.offset
+    }
+
+    @inlinable
+    mutating func next() -> Value? {
+      let offset = self.offset
+      guard offset < valueCount else { return nextLeaf() }
+      self.offset = offset &+ 1
+      return values[offset]
+    }
+
+    /// Moves to the next leaf and returns its first value.
+    @inlinable
+    mutating func nextLeaf() -> Value? {
+      var depth = path.count &- 1
+      while depth >= 0 {
+        let index = path[depth].index &+ 1
+        unowned(unsafe) let parent = path[depth].node
+        guard index < parent.width else {
+          depth &-= 1
+          continue
+        }
+        path[depth].index = index
+        path.removeSubrange((depth &+ 1)...)
+        var current = parent.childPointer(index)
+        while let next = Unmanaged<TreeNode<Value>>.fromOpaque(current)._withUnsafeGuaranteedRef({
+          node -> UnsafeMutableRawPointer? in
+          if node.isLeaf {
+            values = node.slots
+            valueCount = node.width
+            return nil
+          }
+          path.append(Frame(node: node, index: 0))
+          return node.childPointer(0)
+        }) {
+          current = next
+        }
+        if valueCount > 0 {
+          offset = 1
+          return values[0]
+        }
+        offset = 0
+        depth = path.count &- 1
+      }
+      path.removeAll()
+      return nil
+    }
+  }
+}
+
+extension PersistentTree.Iterator: @unchecked Sendable where Value: Sendable {}
+extension PersistentTree.Iterator.Frame: Sendable where Value: Sendable {}
+
+extension PersistentTree {
+  /// Checks the tree's structure: leaf and node sizes, counts, keys (in order: strictly increasing when
+  /// `uniqueKeys`), and equal depth; traps with a message naming what is wrong.
+  ///
+  /// Visits every node: O(n). Callers run it only in builds with `REWIND_CHECK_INVARIANTS`.
+  @usableFromInline
+  func checkStructure(keyed: Bool, uniqueKeys: Bool) {
+    var previousKey: UInt64?
+    var leafDepth: Int?
+    func visit(_ node: TreeNode<Value>, depth: Int, isRoot: Bool) {
+      if node.isLeaf {
+        precondition(node.width <= TreeNode<Value>.leafCapacity, "PersistentTree: leaf over capacity")
+        precondition(isRoot || node.width > 0, "PersistentTree: empty leaf below the root")
+        if leafDepth == nil { leafDepth = depth }
+        precondition(leafDepth == depth, "PersistentTree: leaves at different depths")
+        if keyed {
+          precondition(node.isKeyed || node.width == 0, "PersistentTree: a leaf without keys")
+          for offset in 0..<node.width {
+            let key = node.key(at: offset)
+            if let previousKey {
+              precondition(
+                uniqueKeys ? key > previousKey : key >= previousKey, "PersistentTree: keys out of order")
+            }
+            previousKey = key
+          }
+        }
+        return
+      }
+      precondition(node.width > 0, "PersistentTree: inner node without children")
+      precondition(node.width <= TreeNode<Value>.innerCapacity, "PersistentTree: node over capacity")
+      if keyed { precondition(node.isKeyed, "PersistentTree: missing child keys") }
+      var total = 0
+      for (index, child) in node.children.enumerated() {
+        visit(child, depth: depth &+ 1, isRoot: false)
+        total &+= child.count
+        precondition(node.ends[index] == total, "PersistentTree: stale count")
+        if keyed { precondition(node.childKeys[index] == child.lastKey, "PersistentTree: stale child key") }
+      }
+    }
+    visit(root, depth: 0, isRoot: true)
+  }
+}

@@ -1,0 +1,452 @@
+/// A persistent B+-tree of values addressed by position (and, in a keyed tree, by key): the storage of
+/// ``PersistentArray`` and ``IdentifiedArray``.
+///
+/// A value of this type is a reference to a root node. Copying it is O(1); the first mutation of a copy
+/// copies the nodes on the path to what it changes, O(log n) of them, and shares everything else with the
+/// original. Values live in leaves of up to `TreeNode.leafCapacity` contiguous elements; a tree of one leaf
+/// is a plain contiguous buffer.
+///
+/// Descents hold nodes `unowned(unsafe)`: every node below the root is kept alive by its parent for as long
+/// as the tree is (and a mutating descent makes each node unique before stepping into it), so retaining
+/// them again, level by level, would only cost time (a third of a lookup, measured).
+@usableFromInline
+struct PersistentTree<Value> {
+  @usableFromInline var root: TreeNode<Value>
+
+  /// An empty tree.
+  @inlinable
+  init() { root = TreeNode(leaf: true, keyed: true) }
+
+  @inlinable
+  init(root: TreeNode<Value>) { self.root = root }
+
+  /// The number of values.
+  @inlinable
+  var count: Int { root.count }
+
+  /// Whether both trees are the same storage (then they are equal without looking further).
+  @inlinable
+  func isIdentical(to other: Self) -> Bool { root === other.root }
+
+  // MARK: Descending
+
+  /// The leaf reached from the root by `choose`, which is given each inner node on the way and returns
+  /// the index of the child to step into (updating the caller's state), or `nil` to give up; `leaf` is
+  /// then given the leaf.
+  ///
+  /// Nodes are passed as opaque pointers, borrowed from the tree that holds them: retaining each node on
+  /// the way cost more than the search itself, and the results are of non-generic types (a raw pointer, a
+  /// ``LeafSpot``), so that code not specialized for the element type (a generic reducer in another
+  /// module) looks up no type metadata on each call, which had doubled such a caller's cost.
+  @inlinable
+  func descend(
+    choosing choose: (TreeNode<Value>) -> Int?, leaf: (TreeNode<Value>) -> LeafSpot
+  ) -> LeafSpot? {
+    var current = Unmanaged.passUnretained(root).toOpaque()
+    while true {
+      var gaveUp = false
+      let next = Unmanaged<TreeNode<Value>>.fromOpaque(current)._withUnsafeGuaranteedRef {
+        node -> UnsafeMutableRawPointer? in
+        if node.isLeaf { return nil }
+        guard let index = choose(node) else {
+          gaveUp = true
+          return nil
+        }
+        return node.childPointer(index)
+      }
+      if gaveUp { return nil }
+      guard let next else { break }
+      current = next
+    }
+    return Unmanaged<TreeNode<Value>>.fromOpaque(current)._withUnsafeGuaranteedRef(leaf)
+  }
+
+  /// The leaf holding position `position` (`0 ..< count`).
+  @inlinable
+  func spot(containing position: Int) -> LeafSpot {
+    var offset = position
+    var base = 0
+    return descend(
+      choosing: { node in
+        let (index, inner) = node.child(containing: offset)
+        base &+= offset &- inner
+        offset = inner
+        return index
+      },
+      leaf: { $0.spot(base: base, offset: offset) }
+    ).unsafelyUnwrapped
+  }
+
+  /// The leaf that may hold `key`, with `offset` at the first key there at least `key`; `nil` when every
+  /// key of the tree is smaller.
+  @inlinable
+  func spot(forKey key: UInt64) -> LeafSpot? {
+    var base = 0
+    return descend(
+      choosing: { node in
+        let index = node.firstIndex(ofKeyAtLeast: key)
+        if index == node.width { return nil }
+        base &+= node.start(ofChild: index)
+        return index
+      },
+      leaf: { $0.spot(base: base, offset: $0.firstIndex(ofKeyAtLeast: key)) })
+  }
+
+  /// Like ``spot(forKey:)``, making every node on the path referenced by this tree alone first, so that
+  /// the leaf's values may be changed in place.
+  @inlinable
+  mutating func uniqueSpot(forKey key: UInt64) -> LeafSpot? {
+    makeRootUnique()
+    var base = 0
+    return descend(
+      choosing: { node in
+        let index = node.firstIndex(ofKeyAtLeast: key)
+        if index == node.width { return nil }
+        base &+= node.start(ofChild: index)
+        node.makeChildUnique(index)
+        return index
+      },
+      leaf: { $0.spot(base: base, offset: $0.firstIndex(ofKeyAtLeast: key)) })
+  }
+
+  /// Like ``spot(containing:)``, making every node on the path referenced by this tree alone first.
+  @inlinable
+  mutating func uniqueSpot(containing position: Int) -> LeafSpot {
+    makeRootUnique()
+    var offset = position
+    var base = 0
+    return descend(
+      choosing: { node in
+        let (index, inner) = node.child(containing: offset)
+        base &+= offset &- inner
+        offset = inner
+        node.makeChildUnique(index)
+        return index
+      },
+      leaf: { $0.spot(base: base, offset: offset) }
+    ).unsafelyUnwrapped
+  }
+
+  // MARK: Reading
+
+  /// The value at `position`.
+  /// - Complexity: O(log n).
+  @inlinable
+  subscript(position: Int) -> Value { pointer(to: position).pointee }
+
+  /// The address of the value at `position`, valid while the tree is neither changed nor released: for
+  /// reading a value in place.
+  /// - Complexity: O(log n).
+  @inlinable
+  func pointer(to position: Int) -> UnsafeMutablePointer<Value> {
+    let spot = spot(containing: position)
+    return spot.values.assumingMemoryBound(to: Value.self) + spot.offset
+  }
+
+  /// The key of the value at `position` (keyed trees).
+  /// - Complexity: O(log n).
+  @inlinable
+  func key(at position: Int) -> UInt64 {
+    let spot = spot(containing: position)
+    return spot.labels[spot.offset]
+  }
+
+  /// The position of the first value whose key is at least `key` (`count` when there is none).
+  /// - Complexity: O(log n).
+  @inlinable
+  func lowerBound(key: UInt64) -> Int {
+    guard let spot = spot(forKey: key) else { return count }
+    return spot.base &+ spot.offset
+  }
+
+  /// The position of the value whose key is exactly `key` (keyed trees, unique keys).
+  /// - Complexity: O(log n).
+  @inlinable
+  func position(ofKey key: UInt64) -> Int? {
+    guard let spot = spot(forKey: key), spot.holds(key) else { return nil }
+    return spot.base &+ spot.offset
+  }
+
+  /// The address of the value whose key is exactly `key` (keyed trees, unique keys), valid while the
+  /// tree is neither changed nor released.
+  /// - Complexity: O(log n).
+  @inlinable
+  func pointer(toKey key: UInt64) -> UnsafeMutablePointer<Value>? {
+    guard let spot = spot(forKey: key), spot.holds(key) else { return nil }
+    return spot.values.assumingMemoryBound(to: Value.self) + spot.offset
+  }
+
+  /// The position of the first value with key `key` that `matches` accepts: for keys that may repeat
+  /// (hashes), which sit next to each other.
+  /// - Complexity: O(log n + r) for r values with that key.
+  @inlinable
+  func firstPosition(ofKey key: UInt64, where matches: (Value) -> Bool) -> Int? {
+    guard var spot = spot(forKey: key) else { return nil }
+    let values = spot.values.assumingMemoryBound(to: Value.self)
+    while spot.offset < spot.width {
+      guard spot.labels[spot.offset] == key else { return nil }
+      if matches(values[spot.offset]) { return spot.base &+ spot.offset }
+      spot.offset &+= 1
+    }
+    // Equal keys that run on into the next leaf: colliding hashes only.
+    var position = spot.base &+ spot.offset
+    while position < count, self.key(at: position) == key {
+      if matches(self[position]) { return position }
+      position &+= 1
+    }
+    return nil
+  }
+
+  // MARK: Changing values in place
+
+  /// Makes the root referenced by this tree alone.
+  @inlinable
+  mutating func makeRootUnique() {
+    if !isKnownUniquelyReferenced(&root) { root = TreeNode(copying: root) }
+  }
+
+  /// Runs `body` on the value at `position`, in place when the path to it is not shared.
+  /// - Complexity: O(log n), plus copying the shared nodes on the path (O(log n) of them).
+  @inlinable
+  mutating func update<R>(at position: Int, _ body: (inout Value) throws -> R) rethrows -> R {
+    let spot = uniqueSpot(containing: position)
+    return try body(&spot.values.assumingMemoryBound(to: Value.self)[spot.offset])
+  }
+
+  /// Runs `body` on the value whose key is `key` (keyed trees, unique keys); `nil` when there is none.
+  /// - Complexity: O(log n), plus copying the shared nodes on the path.
+  @inlinable
+  mutating func update<R>(key: UInt64, _ body: (inout Value) throws -> R) rethrows -> R? {
+    guard let spot = uniqueSpot(forKey: key), spot.holds(key) else { return nil }
+    return try body(&spot.values.assumingMemoryBound(to: Value.self)[spot.offset])
+  }
+
+  /// Gives the value at `position` the key `key`, which must keep the keys in order.
+  /// - Complexity: O(log n).
+  @inlinable
+  mutating func setKey(_ key: UInt64, at position: Int) {
+    makeRootUnique()
+    root.setKey(key, at: position)
+  }
+
+  // MARK: Inserting and removing
+
+  /// Inserts `value` at `position` (`0 ... count`); in a keyed tree `key` must fit between its
+  /// neighbours' keys, and `nil` makes the changed nodes unkeyed (``PersistentArray``).
+  /// - Complexity: O(log n).
+  @inlinable
+  mutating func insert(_ value: Value, key: UInt64?, at position: Int) {
+    makeRootUnique()
+    let atEnd = position == root.count
+    if let sibling = root.insert(value, key: key, at: position, atEnd: atEnd) {
+      root = TreeNode(children: [root, sibling], keyed: key != nil)
+    }
+  }
+
+  /// Removes and returns the value at `position`; `keyed` keeps the keys of a keyed tree up to date, and
+  /// false makes the changed nodes unkeyed.
+  /// - Complexity: O(log n).
+  @inlinable
+  @discardableResult
+  mutating func remove(at position: Int, keyed: Bool) -> Value {
+    makeRootUnique()
+    let removed = root.remove(at: position, keyed: keyed, vacated: false)
+    while !root.isLeaf && root.width == 1 { root = root.childSlots[0] }
+    return removed.unsafelyUnwrapped
+  }
+
+  /// Removes the slot at `position`, whose value was already moved out (keyed trees).
+  /// - Complexity: O(log n).
+  @inlinable
+  mutating func removeVacated(at position: Int) {
+    makeRootUnique()
+    _ = root.remove(at: position, keyed: true, vacated: true)
+    while !root.isLeaf && root.width == 1 { root = root.childSlots[0] }
+  }
+
+  /// Removes every value.
+  @inlinable
+  mutating func removeAll() { root = TreeNode(leaf: true, keyed: true) }
+}
+
+extension PersistentTree: Sendable where Value: Sendable {}
+
+extension TreeNode {
+  @inlinable
+  func setKey(_ key: UInt64, at offset: Int) {
+    if isLeaf {
+      labels[offset] = key
+      return
+    }
+    let (index, inner) = child(containing: offset)
+    makeChildUnique(index)
+    childSlots[index].setKey(key, at: inner)
+    childKeys[index] = childSlots[index].lastKey
+  }
+
+  /// Inserts into this subtree, which must be referenced by its parent alone.
+  /// - Returns: a new right sibling when this node had to split.
+  @inlinable
+  func insert(_ value: Value, key: UInt64?, at offset: Int, atEnd: Bool) -> TreeNode? {
+    if isLeaf {
+      // Room for one more is always allocated: shift, place, then split if over capacity.
+      (slots + (offset &+ 1)).moveInitialize(from: slots + offset, count: width &- offset)
+      (slots + offset).initialize(to: value)
+      if let key, isKeyed {
+        (labels + (offset &+ 1)).moveInitialize(from: labels + offset, count: width &- offset)
+        labels[offset] = key
+      } else {
+        dropKeys()
+      }
+      width &+= 1
+      return width > Self.leafCapacity ? split(atEnd: atEnd) : nil
+    }
+    if key == nil { dropKeys() }
+    let (index, inner) = child(forInsertionAt: offset)
+    makeChildUnique(index)
+    if let sibling = childSlots[index].insert(value, key: key, at: inner, atEnd: atEnd) {
+      insertChild(sibling, at: index &+ 1)
+      refresh(from: index)
+    } else {
+      for position in index..<width { ends[position] &+= 1 }
+      if isKeyed { childKeys[index] = childSlots[index].lastKey }
+    }
+    return width > Self.innerCapacity ? split(atEnd: atEnd) : nil
+  }
+
+  /// Splits an overfull node in two and returns the right half. A node that grew by appending at the very
+  /// end of the tree keeps its full capacity and hands on one entry, so that a list built by appending
+  /// ends up with full nodes.
+  @inlinable
+  func split(atEnd: Bool) -> TreeNode {
+    let right = TreeNode(leaf: isLeaf, keyed: isKeyed)
+    let keep = atEnd ? (isLeaf ? Self.leafCapacity : Self.innerCapacity) : width / 2
+    let moved = width &- keep
+    if isLeaf {
+      right.slots.moveInitialize(from: slots + keep, count: moved)
+      if isKeyed { right.labels.moveInitialize(from: labels + keep, count: moved) }
+      right.width = moved
+      width = keep
+    } else {
+      right.childSlots.moveInitialize(from: childSlots + keep, count: moved)
+      right.width = moved
+      width = keep
+      right.refresh(from: 0)
+    }
+    return right
+  }
+
+  /// Removes from this subtree, which must be referenced by its parent alone; the value, unless the slot
+  /// was `vacated` (its value already moved out).
+  @inlinable
+  func remove(at offset: Int, keyed: Bool, vacated: Bool) -> Value? {
+    if !keyed { dropKeys() }
+    if isLeaf {
+      let removed: Value? = vacated ? nil : (slots + offset).move()
+      (slots + offset).moveInitialize(from: slots + (offset &+ 1), count: width &- offset &- 1)
+      if isKeyed { (labels + offset).moveInitialize(from: labels + (offset &+ 1), count: width &- offset &- 1) }
+      width &-= 1
+      return removed
+    }
+    let (index, inner) = child(containing: offset)
+    makeChildUnique(index)
+    let child = childSlots[index]
+    let removed = child.remove(at: inner, keyed: keyed, vacated: vacated)
+    if child.count == 0 && width > 1 {
+      // An emptied child goes (its parent keeps at least one child; the tree's root collapses).
+      removeChild(at: index)
+      refresh(from: index)
+    } else if child.width < child.minimumWidth && width > 1 {
+      rebalance(child: index)
+    } else {
+      for position in index..<width { ends[position] &-= 1 }
+      if isKeyed { childKeys[index] = child.lastKey }
+    }
+    return removed
+  }
+
+  /// Merges the underfull child `index` with a neighbour, or evens the two out when together they would
+  /// not fit in one node; then brings `ends` and the keys up to date from there.
+  @inlinable
+  func rebalance(child index: Int) {
+    let left = index > 0 ? index &- 1 : index
+    let right = left &+ 1
+    makeChildUnique(left)
+    makeChildUnique(right)
+    let a = childSlots[left]
+    let b = childSlots[right]
+    if !(isKeyed && a.isKeyed && b.isKeyed) {
+      a.dropKeys()
+      b.dropKeys()
+    }
+    let capacity = a.isLeaf ? Self.leafCapacity : Self.innerCapacity
+    if a.width &+ b.width <= capacity {
+      a.absorb(b)
+      removeChild(at: right)
+    } else {
+      a.share(with: b)
+    }
+    refresh(from: left)
+  }
+
+  /// Moves every entry of `other`, a sibling of the same height referenced by its parent alone, to the
+  /// end of this node, leaving `other` empty.
+  @inlinable
+  func absorb(_ other: TreeNode) {
+    let moved = other.width
+    if isLeaf {
+      (slots + width).moveInitialize(from: other.slots, count: moved)
+      if isKeyed { (labels + width).moveInitialize(from: other.labels, count: moved) }
+      other.width = 0
+      width &+= moved
+    } else {
+      let first = width
+      (childSlots + width).moveInitialize(from: other.childSlots, count: moved)
+      other.width = 0
+      width &+= moved
+      refresh(from: first)
+    }
+  }
+
+  /// Moves entries between this node and `other`, its right sibling, so that each holds about half.
+  @inlinable
+  func share(with other: TreeNode) {
+    let total = width &+ other.width
+    let half = total / 2
+    if width > half {
+      // This node's tail goes to the front of `other`.
+      let moved = width &- half
+      if isLeaf {
+        (other.slots + moved).moveInitialize(from: other.slots, count: other.width)
+        other.slots.moveInitialize(from: slots + half, count: moved)
+        if isKeyed {
+          (other.labels + moved).moveInitialize(from: other.labels, count: other.width)
+          other.labels.moveInitialize(from: labels + half, count: moved)
+        }
+      } else {
+        (other.childSlots + moved).moveInitialize(from: other.childSlots, count: other.width)
+        other.childSlots.moveInitialize(from: childSlots + half, count: moved)
+      }
+    } else {
+      // The front of `other` goes to this node's tail.
+      let moved = half &- width
+      if isLeaf {
+        (slots + width).moveInitialize(from: other.slots, count: moved)
+        other.slots.moveInitialize(from: other.slots + moved, count: other.width &- moved)
+        if isKeyed {
+          (labels + width).moveInitialize(from: other.labels, count: moved)
+          other.labels.moveInitialize(from: other.labels + moved, count: other.width &- moved)
+        }
+      } else {
+        (childSlots + width).moveInitialize(from: other.childSlots, count: moved)
+        other.childSlots.moveInitialize(from: other.childSlots + moved, count: other.width &- moved)
+      }
+    }
+    width = half
+    other.width = total &- half
+    if !isLeaf {
+      refresh(from: 0)
+      other.refresh(from: 0)
+    }
+  }
+}

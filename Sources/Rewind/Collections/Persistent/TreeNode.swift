@@ -1,0 +1,333 @@
+/// A node of a ``PersistentTree``: a leaf holding a run of values, or an inner node holding children.
+///
+/// Nodes are shared by every version of a collection that contains them and are never changed while
+/// shared: a mutation first asks `isKnownUniquelyReferenced` and copies a shared node, the same discipline
+/// as `Array`'s buffer. That is why the class may be `@unchecked Sendable` when its values are.
+///
+/// Each node keeps its entries in one buffer of its own (`storage`), not in `Array`s: a leaf's keys then
+/// its values; an inner node's children, their cumulative counts (`ends`) and their last keys. Reading an
+/// entry then needs no reference counting on an array buffer, and copying a node is two allocations
+/// (object and buffer) with a loop specialized for the element: with arrays, a lookup retained and
+/// released a buffer at every level and a send cost three times the instructions it does now.
+///
+/// A tree is *keyed* when each value carries a `UInt64` key, increasing along the tree (IdentifiedArray's
+/// order labels, or the hashes of its id index); an inner node of a keyed tree then keeps each child's
+/// last key, so a key is found in O(log n) like a position. An unkeyed tree leaves the key slots unused.
+@usableFromInline
+final class TreeNode<Value> {
+  /// The node's entries: see the accessors below. Room for one more entry than the node's capacity, for
+  /// the entry an insertion adds before the node splits.
+  @usableFromInline let storage: UnsafeMutableRawPointer
+  @usableFromInline let isLeaf: Bool
+  /// The number of entries: values (leaf) or children (inner).
+  @usableFromInline @exclusivity(unchecked) var width: Int
+  /// Whether the key slots hold keys.
+  @usableFromInline @exclusivity(unchecked) var isKeyed: Bool
+
+  /// The most values a leaf holds: about 1 KB of them, 16 to 64, so that copying a leaf (what a change
+  /// to a shared tree costs, per level) stays cheap whatever the element size.
+  @inlinable
+  static var leafCapacity: Int {
+    Swift.max(16, Swift.min(64, 1_024 / Swift.max(1, MemoryLayout<Value>.stride)))
+  }
+
+  /// The most children an inner node holds.
+  @inlinable
+  static var innerCapacity: Int { 32 }
+
+  @inlinable
+  static var leafSlotCount: Int { leafCapacity &+ 1 }
+
+  @inlinable
+  static var innerSlotCount: Int { innerCapacity &+ 1 }
+
+  /// Where a leaf's values start in `storage`: after its keys, aligned for `Value`.
+  @inlinable
+  static var valuesOffset: Int {
+    let alignment = MemoryLayout<Value>.alignment
+    return (leafSlotCount &* 8 &+ alignment &- 1) / alignment &* alignment
+  }
+
+  @inlinable
+  static var leafByteCount: Int { valuesOffset &+ leafSlotCount &* MemoryLayout<Value>.stride }
+
+  @inlinable
+  static var storageAlignment: Int { Swift.max(8, MemoryLayout<Value>.alignment) }
+
+  // MARK: Storage
+
+  /// Leaf: the keys.
+  @inlinable
+  var labels: UnsafeMutablePointer<UInt64> { storage.assumingMemoryBound(to: UInt64.self) }
+
+  /// Leaf: the values.
+  @inlinable
+  var slots: UnsafeMutablePointer<Value> { (storage + Self.valuesOffset).assumingMemoryBound(to: Value.self) }
+
+  /// Inner: the children.
+  @inlinable
+  var childSlots: UnsafeMutablePointer<TreeNode> { storage.assumingMemoryBound(to: TreeNode.self) }
+
+  /// Inner: `ends[i]` is the number of values in children `0...i`, so positions are found by binary search.
+  @inlinable
+  var ends: UnsafeMutablePointer<Int> {
+    (storage + Self.innerSlotCount &* 8).assumingMemoryBound(to: Int.self)
+  }
+
+  /// Inner: each child's last key.
+  @inlinable
+  var childKeys: UnsafeMutablePointer<UInt64> {
+    (storage + Self.innerSlotCount &* 16).assumingMemoryBound(to: UInt64.self)
+  }
+
+  // MARK: Making nodes
+
+  /// An empty node.
+  @inlinable
+  init(leaf: Bool, keyed: Bool) {
+    isLeaf = leaf
+    isKeyed = keyed
+    width = 0
+    if leaf {
+      storage = .allocate(byteCount: Self.leafByteCount, alignment: Self.storageAlignment)
+      storage.bindMemory(to: UInt64.self, capacity: Self.leafSlotCount)
+      (storage + Self.valuesOffset).bindMemory(to: Value.self, capacity: Self.leafSlotCount)
+    } else {
+      storage = .allocate(byteCount: Self.innerSlotCount &* 24, alignment: 8)
+      storage.bindMemory(to: TreeNode.self, capacity: Self.innerSlotCount)
+      (storage + Self.innerSlotCount &* 8).bindMemory(to: Int.self, capacity: Self.innerSlotCount)
+      (storage + Self.innerSlotCount &* 16).bindMemory(to: UInt64.self, capacity: Self.innerSlotCount)
+    }
+  }
+
+  /// A leaf of `values` (at most `leafCapacity`), with `keys` (one per value) for a keyed tree.
+  @inlinable
+  convenience init(values: some Collection<Value>, keys: (some Collection<UInt64>)?) {
+    self.init(leaf: true, keyed: keys != nil)
+    let slots = self.slots
+    var count = 0
+    for value in values {
+      (slots + count).initialize(to: value)
+      count &+= 1
+    }
+    width = count
+    if let keys {
+      var index = 0
+      for key in keys {
+        labels[index] = key
+        index &+= 1
+      }
+    }
+  }
+
+  /// An inner node over `children` (at most `innerCapacity`); keyed when `keyed` (every child must then
+  /// be keyed).
+  @inlinable
+  convenience init(children: some Collection<TreeNode>, keyed: Bool) {
+    self.init(leaf: false, keyed: keyed)
+    var index = 0
+    for child in children {
+      (childSlots + index).initialize(to: child)
+      index &+= 1
+    }
+    width = index
+    refresh(from: 0)
+  }
+
+  /// A copy of `other`: its values copied (a leaf), or its children shared (an inner node).
+  @inlinable
+  init(copying other: TreeNode) {
+    isLeaf = other.isLeaf
+    isKeyed = other.isKeyed
+    width = other.width
+    let count = other.width
+    if other.isLeaf {
+      storage = .allocate(byteCount: Self.leafByteCount, alignment: Self.storageAlignment)
+      storage.bindMemory(to: UInt64.self, capacity: Self.leafSlotCount)
+      (storage + Self.valuesOffset).bindMemory(to: Value.self, capacity: Self.leafSlotCount)
+      if other.isKeyed { labels.initialize(from: other.labels, count: count) }
+      // A loop specialized for `Value`, not `initialize(from:count:)`: that goes through the runtime's
+      // generic copy, a value-witness call per element (measured at a third of a leaf copy).
+      let source = other.slots
+      let slots = self.slots
+      for index in 0..<count { (slots + index).initialize(to: source[index]) }
+    } else {
+      storage = .allocate(byteCount: Self.innerSlotCount &* 24, alignment: 8)
+      storage.bindMemory(to: TreeNode.self, capacity: Self.innerSlotCount)
+      (storage + Self.innerSlotCount &* 8).bindMemory(to: Int.self, capacity: Self.innerSlotCount)
+      (storage + Self.innerSlotCount &* 16).bindMemory(to: UInt64.self, capacity: Self.innerSlotCount)
+      let source = other.childSlots
+      let children = childSlots
+      for index in 0..<count { (children + index).initialize(to: source[index]) }
+      ends.initialize(from: other.ends, count: count)
+      if other.isKeyed { childKeys.initialize(from: other.childKeys, count: count) }
+    }
+  }
+
+  @inlinable
+  deinit {
+    // Element by element, specialized, for the same reason as the copy in `init(copying:)`.
+    if isLeaf {
+      let slots = self.slots
+      for index in 0..<width { (slots + index).deinitialize(count: 1) }
+    } else {
+      let children = childSlots
+      for index in 0..<width { (children + index).deinitialize(count: 1) }
+    }
+    storage.deallocate()
+  }
+
+  // MARK: Reading
+
+  /// The number of values in this subtree.
+  @inlinable
+  var count: Int { isLeaf ? width : (width > 0 ? ends[width &- 1] : 0) }
+
+  /// Below this width a node is merged with, or refilled from, a sibling after a removal.
+  @inlinable
+  var minimumWidth: Int { isLeaf ? Self.leafCapacity / 4 : Self.innerCapacity / 4 }
+
+  /// The key of entry `index`: a value's (leaf) or a child's last (inner).
+  @inlinable
+  func key(at index: Int) -> UInt64 { isLeaf ? labels[index] : childKeys[index] }
+
+  /// The last key of this subtree; 0 when it is empty or unkeyed.
+  @inlinable
+  var lastKey: UInt64 { isKeyed && width > 0 ? key(at: width &- 1) : 0 }
+
+  /// A leaf's values.
+  @inlinable
+  var values: UnsafeMutableBufferPointer<Value> { UnsafeMutableBufferPointer(start: slots, count: width) }
+
+  /// An inner node's children.
+  @inlinable
+  var children: UnsafeMutableBufferPointer<TreeNode> {
+    UnsafeMutableBufferPointer(start: childSlots, count: width)
+  }
+
+  /// Child `index` as an opaque pointer, not retained: valid while this node holds it.
+  @inlinable
+  func childPointer(_ index: Int) -> UnsafeMutableRawPointer {
+    UnsafeRawPointer(childSlots + index).load(as: UnsafeMutableRawPointer.self)
+  }
+
+  /// Where a descent ended in this leaf.
+  @inlinable
+  func spot(base: Int, offset: Int) -> LeafSpot {
+    LeafSpot(labels: labels, values: UnsafeMutableRawPointer(slots), width: width, base: base, offset: offset)
+  }
+
+  /// The number of values before child `index`.
+  @inlinable
+  func start(ofChild index: Int) -> Int { index == 0 ? 0 : ends[index &- 1] }
+
+  /// The child holding position `offset` (`0 ..< count`), and the position within that child.
+  @inlinable
+  func child(containing offset: Int) -> (index: Int, offset: Int) {
+    // The first child whose end is past `offset`; the last child always is. A search without branches
+    // on the data (the steps compile to conditional moves), which mispredict at every level otherwise.
+    let ends = self.ends
+    var low = 0
+    var length = width
+    while length > 1 {
+      let half = length >> 1
+      low = ends[low &+ half &- 1] <= offset ? low &+ half : low
+      length &-= half
+    }
+    return (low, offset &- (low == 0 ? 0 : ends[low &- 1]))
+  }
+
+  /// The child an insertion at `offset` (`0 ... count`) goes into, and the position within it: the child
+  /// holding `offset`, or the last child for an insertion at the end.
+  @inlinable
+  func child(forInsertionAt offset: Int) -> (index: Int, offset: Int) {
+    offset == count ? (width &- 1, offset &- start(ofChild: width &- 1)) : child(containing: offset)
+  }
+
+  /// The first entry whose key is at least `key` (`width` when there is none).
+  @inlinable
+  func firstIndex(ofKeyAtLeast key: UInt64) -> Int {
+    let keys = isLeaf ? labels : childKeys
+    let width = self.width
+    guard width > 0 else { return 0 }
+    // Without branches on the data, like `child(containing:)`.
+    var low = 0
+    var length = width
+    while length > 1 {
+      let half = length >> 1
+      low = keys[low &+ half &- 1] < key ? low &+ half : low
+      length &-= half
+    }
+    return keys[low] < key ? low &+ 1 : low
+  }
+
+  // MARK: Changing entries
+
+  /// Makes child `index` referenced by this node alone, copying it if it is shared.
+  @inlinable
+  func makeChildUnique(_ index: Int) {
+    if !isKnownUniquelyReferenced(&childSlots[index]) { childSlots[index] = TreeNode(copying: childSlots[index]) }
+  }
+
+  /// Recomputes `ends` (and the child keys, when keyed) from child `index` on.
+  @inlinable
+  func refresh(from index: Int) {
+    var total = start(ofChild: index)
+    for position in index..<width {
+      let child = childSlots[position]
+      total &+= child.count
+      ends[position] = total
+      if isKeyed { childKeys[position] = child.lastKey }
+    }
+  }
+
+  /// Inserts `child` at `index` (inner nodes; room for one more than the capacity is always there).
+  @inlinable
+  func insertChild(_ child: TreeNode, at index: Int) {
+    let moved = width &- index
+    (childSlots + (index &+ 1)).moveInitialize(from: childSlots + index, count: moved)
+    (childSlots + index).initialize(to: child)
+    (ends + (index &+ 1)).moveInitialize(from: ends + index, count: moved)
+    if isKeyed { (childKeys + (index &+ 1)).moveInitialize(from: childKeys + index, count: moved) }
+    width &+= 1
+  }
+
+  /// Removes child `index` (inner nodes); `ends` after it still count it until refreshed.
+  @inlinable
+  func removeChild(at index: Int) {
+    let moved = width &- index &- 1
+    (childSlots + index).deinitialize(count: 1)
+    (childSlots + index).moveInitialize(from: childSlots + (index &+ 1), count: moved)
+    (ends + index).moveInitialize(from: ends + (index &+ 1), count: moved)
+    if isKeyed { (childKeys + index).moveInitialize(from: childKeys + (index &+ 1), count: moved) }
+    width &-= 1
+  }
+
+  /// Forgets the keys of this node (an unkeyed change to a keyed tree, by ``PersistentArray``).
+  @inlinable
+  func dropKeys() { isKeyed = false }
+}
+
+extension TreeNode: @unchecked Sendable where Value: Sendable {}
+
+/// Where a descent of a ``PersistentTree`` ended: a leaf's keys and values, its width, the position of its
+/// first value, and an offset in it. Not generic, so that returning it costs unspecialized code no type
+/// metadata; the values are read with `values.assumingMemoryBound(to:)`.
+@usableFromInline
+struct LeafSpot {
+  @usableFromInline let labels: UnsafeMutablePointer<UInt64>
+  @usableFromInline let values: UnsafeMutableRawPointer
+  @usableFromInline let width: Int
+  /// The position of the leaf's first value in the tree.
+  @usableFromInline let base: Int
+  @usableFromInline var offset: Int
+
+  @inlinable
+  init(labels: UnsafeMutablePointer<UInt64>, values: UnsafeMutableRawPointer, width: Int, base: Int, offset: Int) {
+    (self.labels, self.values, self.width, self.base, self.offset) = (labels, values, width, base, offset)
+  }
+
+  /// Whether the value at `offset` has key `key`.
+  @inlinable
+  func holds(_ key: UInt64) -> Bool { offset < width && labels[offset] == key }
+}
