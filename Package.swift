@@ -41,22 +41,28 @@ let package = Package(
     // Fixtures shared by the test targets and the crash child (a plain target: executables can depend on it).
     .target(name: "RewindTestSupport", dependencies: ["Rewind"], path: "Tests/Support"),
     .executableTarget(
-      name: "rewind-crash-child", dependencies: ["Rewind", "RewindLog", "RewindTestSupport"], path: "Tests/CrashChild"),
+      name: "rewind-crash-child", dependencies: ["Rewind", "RewindLog", "RewindTestSupport"],
+      path: "Tests/CrashChild"),
     .testTarget(name: "RewindDiffTests", dependencies: ["RewindDiff", "RewindTesting"]),
     .testTarget(name: "RewindTests", dependencies: ["Rewind", "RewindTesting"]),
     .testTarget(name: "RewindTestingTests", dependencies: ["Rewind", "RewindTesting"]),
     .testTarget(
-      name: "RewindComponentsTests", dependencies: ["RewindComponents", "Rewind", "RewindDiff", "RewindTesting"]),
+      name: "RewindComponentsTests",
+      dependencies: ["RewindComponents", "Rewind", "RewindDiff", "RewindTesting"]),
     .testTarget(
       // The kill -9 harness launches rewind-crash-child: depending on it makes `swift test` build it.
-      name: "RewindLogTests", dependencies: ["RewindLog", "Rewind", "RewindTesting", "RewindTestSupport", "rewind-crash-child"]),
+      name: "RewindLogTests",
+      dependencies: ["RewindLog", "Rewind", "RewindTesting", "RewindTestSupport", "rewind-crash-child"]),
     .testTarget(
       // Runs the built Inbox executable (scripted, and through a pseudo-terminal): depending on it builds it.
       name: "InboxTests",
-      dependencies: ["InboxCore", "Inbox", "Rewind", "RewindComponents", "RewindLog", "RewindTesting", "RewindTestSupport"]),
+      dependencies: [
+        "InboxCore", "Inbox", "Rewind", "RewindComponents", "RewindLog", "RewindTesting", "RewindTestSupport",
+      ]),
     .testTarget(
       // Runs the real `rewind` executable: depending on it makes `swift test` build it.
-      name: "RewindToolTests", dependencies: ["RewindTool", "RewindLog", "Rewind", "RewindTesting", "RewindTestSupport", "rewind"]),
+      name: "RewindToolTests",
+      dependencies: ["RewindTool", "RewindLog", "Rewind", "RewindTesting", "RewindTestSupport", "rewind"]),
   ],
   swiftLanguageModes: [.v6]
 )

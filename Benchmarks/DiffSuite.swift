@@ -5,21 +5,26 @@ import RewindDiff
 let diffSuite = Suite(name: "diff", summary: "collection diffing (RewindDiff)") { reporter in
   var random = SplitMix64(seed: 0x5EED_D1FF)
 
-  let readme5k = DiffWorkload.readme(count: 5_000, deleted: 1_000, inserted: 1_000, shuffled: 200, using: &random)
-  let readme100k = DiffWorkload.readme(count: 100_000, deleted: 10_000, inserted: 10_000, shuffled: 2_000, using: &random)
+  let readme5k = DiffWorkload.readme(
+    count: 5_000, deleted: 1_000, inserted: 1_000, shuffled: 200, using: &random)
+  let readme100k = DiffWorkload.readme(
+    count: 100_000, deleted: 10_000, inserted: 10_000, shuffled: 2_000, using: &random)
   let ids100k = DiffWorkload.uuids(100_000, using: &random)
 
   report(reporter, "diff/readme-5k", source: readme5k.source, target: readme5k.target, repetitions: 41)
   report(reporter, "diff/readme-100k", source: readme100k.source, target: readme100k.target, repetitions: 15)
   report(reporter, "diff/reversed-100k", source: ids100k, target: ids100k.reversed(), repetitions: 15)
   let items = ids100k.map { Versioned(id: $0, version: 0) }
-  report(reporter, "diff/updated-100k", source: items, target: items.map { Versioned(id: $0.id, version: 1) }, repetitions: 15)
+  report(
+    reporter, "diff/updated-100k", source: items, target: items.map { Versioned(id: $0.id, version: 1) },
+    repetitions: 15)
   report(reporter, "diff/identical-100k", source: ids100k, target: ids100k, repetitions: 15)
 
   // Sectioned, for information: 100 sections of 1,000, README-style edits spread over sections
   // (so many moves cross sections), 4 sections swapped. Baseline: the floor over all element ids.
   let sectioned = DiffWorkload.sectioned(sections: 100, perSection: 1_000, using: &random)
-  reportSectioned(reporter, "diff/sectioned-100k", source: sectioned.source, target: sectioned.target, repetitions: 15)
+  reportSectioned(
+    reporter, "diff/sectioned-100k", source: sectioned.source, target: sectioned.target, repetitions: 15)
 
   // The standard library's diff, for scale (no baseline: it is quadratic in the changes).
   let stdlib = medianSeconds(repetitions: 5) {
@@ -44,12 +49,14 @@ private func report<Element: Differentiable>(
     diffSamples.append(time { blackHole(StagedChangeset(source: source, target: target)) })
   }
   reporter.report(
-    Measurement(name: name, unit: "ms", median: median(diffSamples) * 1_000, baseline: median(floorSamples) * 1_000))
+    Measurement(
+      name: name, unit: "ms", median: median(diffSamples) * 1_000, baseline: median(floorSamples) * 1_000))
 }
 
 /// Times the sectioned `StagedChangeset(source:target:)` beside the identity floor over all elements.
 private func reportSectioned(
-  _ reporter: Reporter, _ name: String, source: [ArraySection<SectionNumber, UUID>], target: [ArraySection<SectionNumber, UUID>],
+  _ reporter: Reporter, _ name: String, source: [ArraySection<SectionNumber, UUID>],
+  target: [ArraySection<SectionNumber, UUID>],
   repetitions: Int
 ) {
   let sourceElements = source.flatMap(\.elements)
@@ -62,7 +69,8 @@ private func reportSectioned(
     diffSamples.append(time { blackHole(StagedChangeset(source: source, target: target)) })
   }
   reporter.report(
-    Measurement(name: name, unit: "ms", median: median(diffSamples) * 1_000, baseline: median(floorSamples) * 1_000))
+    Measurement(
+      name: name, unit: "ms", median: median(diffSamples) * 1_000, baseline: median(floorSamples) * 1_000))
 }
 
 /// The floor any identity-based diff pays: a dictionary of the source identifiers, then one lookup per target identifier.
@@ -108,9 +116,12 @@ private enum DiffWorkload {
     let source = uuids(count, using: &random)
     var target = source
     for _ in 0..<deleted { target.remove(at: Int.random(in: 0..<target.count, using: &random)) }
-    for id in uuids(inserted, using: &random) { target.insert(id, at: Int.random(in: 0...target.count, using: &random)) }
+    for id in uuids(inserted, using: &random) {
+      target.insert(id, at: Int.random(in: 0...target.count, using: &random))
+    }
     for _ in 0..<(shuffled / 2) {
-      target.swapAt(Int.random(in: 0..<target.count, using: &random), Int.random(in: 0..<target.count, using: &random))
+      target.swapAt(
+        Int.random(in: 0..<target.count, using: &random), Int.random(in: 0..<target.count, using: &random))
     }
     return (source, target)
   }
@@ -121,15 +132,19 @@ private enum DiffWorkload {
     sections: Int, perSection: Int, using random: inout SplitMix64
   ) -> (source: [ArraySection<SectionNumber, UUID>], target: [ArraySection<SectionNumber, UUID>]) {
     let count = sections * perSection
-    let flat = readme(count: count, deleted: count / 10, inserted: count / 10, shuffled: count / 50, using: &random)
+    let flat = readme(
+      count: count, deleted: count / 10, inserted: count / 10, shuffled: count / 50, using: &random)
     func cut(_ ids: [UUID]) -> [ArraySection<SectionNumber, UUID>] {
       (0..<sections).map { section in
-        ArraySection(model: SectionNumber(value: section), elements: ids[(section * perSection)..<min(ids.count, (section + 1) * perSection)])
+        ArraySection(
+          model: SectionNumber(value: section),
+          elements: ids[(section * perSection)..<min(ids.count, (section + 1) * perSection)])
       }
     }
     var target = cut(flat.target)
     for _ in 0..<4 {
-      target.swapAt(Int.random(in: 0..<sections, using: &random), Int.random(in: 0..<sections, using: &random))
+      target.swapAt(
+        Int.random(in: 0..<sections, using: &random), Int.random(in: 0..<sections, using: &random))
     }
     return (cut(flat.source), target)
   }

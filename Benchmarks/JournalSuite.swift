@@ -10,13 +10,16 @@ import RewindLog
 /// For profiling (e.g. under callgrind): `REWIND_BENCH_JOURNAL_ONLY=append`, `append-codable`, `replay` or
 /// `replay-codable` runs that measurement alone, once; `REWIND_BENCH_JOURNAL_COUNT=N` sets the number of events (default 200,000);
 /// `REWIND_BENCH_JOURNAL_LOG=dir` writes the replayed log there once and keeps it.
-let journalSuite = Suite(name: "journal", summary: "file journal: append, group commit, replay, size") { reporter in
+let journalSuite = Suite(name: "journal", summary: "file journal: append, group commit, replay, size") {
+  reporter in
   let environment = ProcessInfo.processInfo.environment
   let count = environment["REWIND_BENCH_JOURNAL_COUNT"].flatMap { Int($0) }.map { max($0, 1) } ?? 200_000
   let events = (1...UInt64(count)).map(benchEvent)
   let codableEvents = events.map(\.codable)
   let actionBytes = try BinaryEncoder().encode(codableEvents[0].action)
-  guard let first = events[0].action, first.binaryEncoded == actionBytes else { throw BenchFailure.shapesDiffer }
+  guard let first = events[0].action, first.binaryEncoded == actionBytes else {
+    throw BenchFailure.shapesDiffer
+  }
   reporter.progress("journal: \(count) events, actions of \(actionBytes.count) bytes encoded")
 
   switch environment["REWIND_BENCH_JOURNAL_ONLY"] {
@@ -26,7 +29,9 @@ let journalSuite = Suite(name: "journal", summary: "file journal: append, group 
     let kept = environment["REWIND_BENCH_JOURNAL_LOG"]
     let directory = kept ?? benchDirectory()
     defer { if kept == nil { try? FileManager.default.removeItem(atPath: directory) } }
-    if kept == nil || !FileManager.default.fileExists(atPath: directory) { _ = try writeLog(events, to: directory) }
+    if kept == nil || !FileManager.default.fileExists(atPath: directory) {
+      _ = try writeLog(events, to: directory)
+    }
     let rate =
       environment["REWIND_BENCH_JOURNAL_ONLY"] == "replay"
       ? try replayRate(directory: directory, count: count, reducer: BenchNotes(), repetitions: 1)
@@ -35,7 +40,9 @@ let journalSuite = Suite(name: "journal", summary: "file journal: append, group 
     return
   case "append":
     reporter.report(
-      Measurement(name: "journal/append-none", unit: "events/s", median: try appendRate(events, durability: .none, repetitions: 1)))
+      Measurement(
+        name: "journal/append-none", unit: "events/s",
+        median: try appendRate(events, durability: .none, repetitions: 1)))
     return
   case "append-codable":
     reporter.report(
@@ -47,10 +54,12 @@ let journalSuite = Suite(name: "journal", summary: "file journal: append, group 
   }
   let encodeBaseline = try jsonEncodeRate(codableEvents)
   let none = try appendRate(events, durability: .none)
-  reporter.report(Measurement(name: "journal/append-none", unit: "events/s", median: none, baseline: encodeBaseline))
+  reporter.report(
+    Measurement(name: "journal/append-none", unit: "events/s", median: none, baseline: encodeBaseline))
   let noneCodable = try appendRate(codableEvents, durability: .none)
   reporter.report(
-    Measurement(name: "journal/append-none-codable", unit: "events/s", median: noneCodable, baseline: encodeBaseline))
+    Measurement(
+      name: "journal/append-none-codable", unit: "events/s", median: noneCodable, baseline: encodeBaseline))
 
   let grouped = try appendRate(Array(events.prefix(100_000)), durability: .grouped())
   reporter.report(Measurement(name: "journal/append-grouped", unit: "events/s", median: grouped))
@@ -61,10 +70,14 @@ let journalSuite = Suite(name: "journal", summary: "file journal: append, group 
   let bytes = try writeLog(events, to: directory)
   let decodeBaseline = try jsonDecodeRate(codableEvents)
   let replay = try replayRate(directory: directory, count: count, reducer: BenchNotes())
-  reporter.report(Measurement(name: "journal/replay", unit: "events/s", median: replay, baseline: decodeBaseline))
+  reporter.report(
+    Measurement(name: "journal/replay", unit: "events/s", median: replay, baseline: decodeBaseline))
   let replayCodable = try replayRate(directory: directory, count: count, reducer: CodableBenchNotes())
-  reporter.report(Measurement(name: "journal/replay-codable", unit: "events/s", median: replayCodable, baseline: decodeBaseline))
-  reporter.report(Measurement(name: "journal/bytes-per-event", unit: "bytes", median: Double(bytes) / Double(count)))
+  reporter.report(
+    Measurement(
+      name: "journal/replay-codable", unit: "events/s", median: replayCodable, baseline: decodeBaseline))
+  reporter.report(
+    Measurement(name: "journal/bytes-per-event", unit: "bytes", median: Double(bytes) / Double(count)))
 }
 
 /// An action of about 40 bytes encoded, written and read through ``BinaryCodable`` (no `Codable` on the
@@ -171,7 +184,8 @@ private func appendRate<A: Codable & Sendable>(
   for _ in 0..<repetitions {
     let directory = benchDirectory()
     defer { try? FileManager.default.removeItem(atPath: directory) }
-    let journal = try FileJournal<A>(directory: directory, options: FileJournalOptions(durability: durability))
+    let journal = try FileJournal<A>(
+      directory: directory, options: FileJournalOptions(durability: durability))
     let seconds = try time {
       for event in events { try journal.append(event) }
       if durability == .none {
@@ -187,10 +201,13 @@ private func appendRate<A: Codable & Sendable>(
 }
 
 private func writeLog(_ events: [Event<BenchNote>], to directory: String) throws -> Int {
-  let journal = try FileJournal<BenchNote>(directory: directory, options: FileJournalOptions(durability: .none))
+  let journal = try FileJournal<BenchNote>(
+    directory: directory, options: FileJournalOptions(durability: .none))
   for event in events { try journal.append(event) }
   try journal.close()
-  let names = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasPrefix("segment-") }
+  let names = try FileManager.default.contentsOfDirectory(atPath: directory).filter {
+    $0.hasPrefix("segment-")
+  }
   return try names.reduce(0) { total, name in
     let attributes = try FileManager.default.attributesOfItem(atPath: directory + "/" + name)
     return total + ((attributes[.size] as? Int) ?? 0)
@@ -227,7 +244,9 @@ private func jsonDecodeRate(_ events: [Event<CodableBenchNote>]) throws -> Doubl
   let seconds = try medianSeconds(repetitions: 3) {
     var state = BenchNotes.State()
     for data in encoded {
-      if let action = try decoder.decode(Event<CodableBenchNote>.self, from: data).action { _ = reducer.reduce(into: &state, action: action) }
+      if let action = try decoder.decode(Event<CodableBenchNote>.self, from: data).action {
+        _ = reducer.reduce(into: &state, action: action)
+      }
     }
     blackHole(state)
   }

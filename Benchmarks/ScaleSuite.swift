@@ -25,12 +25,15 @@ import RewindLog
 /// Environment: `REWIND_BENCH_SCALE_ROWS=1000,100000` and `REWIND_BENCH_SCALE_CONFIGS=undo-on,file` pick
 /// sizes and configurations; `REWIND_BENCH_SENDS` sets the sends per run; `REWIND_BENCH_SCALE_ONLY=sends`
 /// or `=other` runs one half, and `=undo-memory`, `=state-memory`, `=iterate` or `=diff` one measurement.
-let scaleSuite = Suite(name: "scale", summary: "one-row edits of 1,000 to 1,000,000 rows: time, memory, diff") {
+let scaleSuite = Suite(name: "scale", summary: "one-row edits of 1,000 to 1,000,000 rows: time, memory, diff")
+{
   reporter in
   let environment = ProcessInfo.processInfo.environment
-  let sizes = environment["REWIND_BENCH_SCALE_ROWS"].map { $0.split(separator: ",").compactMap { Int($0) } }
+  let sizes =
+    environment["REWIND_BENCH_SCALE_ROWS"].map { $0.split(separator: ",").compactMap { Int($0) } }
     ?? [1_000, 10_000, 100_000, 1_000_000]
-  let configs = environment["REWIND_BENCH_SCALE_CONFIGS"].map { $0.split(separator: ",").map(String.init) }
+  let configs =
+    environment["REWIND_BENCH_SCALE_CONFIGS"].map { $0.split(separator: ",").map(String.init) }
     ?? ScaleConfig.allCases.map(\.rawValue)
   let sends = environment["REWIND_BENCH_SENDS"].flatMap { Int($0) } ?? 20_000
   let only = environment["REWIND_BENCH_SCALE_ONLY"]
@@ -46,7 +49,8 @@ let scaleSuite = Suite(name: "scale", summary: "one-row edits of 1,000 to 1,000,
         var samples: [Double] = []
         for _ in 0..<5 { samples.append(try sendMicroseconds(config, state: state, ids: ids)) }
         reporter.report(
-          Measurement(name: "scale/\(name)-rows=\(rows)", unit: "us", median: median(samples), baseline: baseline))
+          Measurement(
+            name: "scale/\(name)-rows=\(rows)", unit: "us", median: median(samples), baseline: baseline))
       }
     }
   }
@@ -181,7 +185,8 @@ private func undoMemory(rows: Int) throws -> Measurement {
   _ = growth(undo: false)  // warms up the allocator's caches
   let withUndo = growth(undo: true)
   let withoutUndo = growth(undo: false)
-  return Measurement(name: "scale/undo-memory-rows=\(rows)", unit: "bytes", median: Double(withUndo - withoutUndo))
+  return Measurement(
+    name: "scale/undo-memory-rows=\(rows)", unit: "bytes", median: Double(withUndo - withoutUndo))
 }
 
 /// Heap bytes of a state of `rows` rows, beside a plain array and dictionary of the same rows.
@@ -197,7 +202,8 @@ private func stateMemory(rows: Int) -> Measurement {
   let plainBytes = mallocBytesInUse() - before
   blackHole((array, positions))
   return Measurement(
-    name: "scale/state-memory-rows=\(rows)", unit: "bytes", median: Double(stateBytes), baseline: Double(plainBytes))
+    name: "scale/state-memory-rows=\(rows)", unit: "bytes", median: Double(stateBytes),
+    baseline: Double(plainBytes))
 }
 
 /// µs to read every row of a list of `rows` rows (counting flags), beside the same loop over an array.
@@ -219,7 +225,8 @@ private func iteration(rows: Int) -> Measurement {
     for row in opaque(arrayOpaque) where row.flag { count &+= 1 }
     _ = opaque(count)
   }
-  return Measurement(name: "scale/iterate-rows=\(rows)", unit: "us", median: ours * 1e6, baseline: plain * 1e6)
+  return Measurement(
+    name: "scale/iterate-rows=\(rows)", unit: "us", median: ours * 1e6, baseline: plain * 1e6)
 }
 
 /// µs to diff a list of `rows` rows against itself with one random row edited.
@@ -242,7 +249,8 @@ private func diffOneRow(rows: Int) -> Measurement {
     blackHole(StagedChangeset(source: sourceArray, target: targetArray))
   }
   return Measurement(
-    name: "scale/diff-one-row-rows=\(rows)", unit: "us", median: median(samples) * 1e6, baseline: general * 1e6)
+    name: "scale/diff-one-row-rows=\(rows)", unit: "us", median: median(samples) * 1e6,
+    baseline: general * 1e6)
 }
 
 /// Bytes the C allocator has handed out and not had back: glibc's `malloc_info` report (its arenas'
@@ -250,7 +258,8 @@ private func diffOneRow(rows: Int) -> Measurement {
 /// count pages, and pages the allocator keeps after a free.
 func mallocBytesInUse() -> Int {
   guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_info") else { return 0 }
-  let mallocInfo = unsafeBitCast(symbol, to: (@convention(c) (Int32, UnsafeMutablePointer<FILE>?) -> Int32).self)
+  let mallocInfo = unsafeBitCast(
+    symbol, to: (@convention(c) (Int32, UnsafeMutablePointer<FILE>?) -> Int32).self)
   var buffer: UnsafeMutablePointer<CChar>?
   var size = 0
   guard let stream = open_memstream(&buffer, &size) else { return 0 }

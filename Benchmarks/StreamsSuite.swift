@@ -14,7 +14,8 @@ let streamsSuite = Suite(name: "streams", summary: "changeset subscribers: sends
     reporter.report(Measurement(name: "streams/subscribers=\(subscribers)", unit: "sends/s", median: rate))
   }
   if only == nil || only == -1 {
-    let latencySubscribers = ProcessInfo.processInfo.environment["REWIND_BENCH_LATENCY_SUBSCRIBERS"].flatMap { Int($0) } ?? 100
+    let latencySubscribers =
+      ProcessInfo.processInfo.environment["REWIND_BENCH_LATENCY_SUBSCRIBERS"].flatMap { Int($0) } ?? 100
     let latencies = streamLatencies(sends: 2_000, subscribers: latencySubscribers)
     reporter.report(
       Measurement(name: "streams/latency-p50", unit: "us", median: percentile(latencies, 0.50) * 1e6))

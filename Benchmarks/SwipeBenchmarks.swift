@@ -23,14 +23,17 @@ let swipeBenchmarks: @Sendable (Reporter) throws -> Void = { reporter in
   let gestures = 200
   let direct = swipeGestureRate(gestures: gestures, throughStore: false)
   let rate = swipeGestureRate(gestures: gestures, throughStore: true)
-  reporter.report(Measurement(name: "components/swipe-gesture", unit: "gestures/s", median: rate, baseline: direct))
+  reporter.report(
+    Measurement(name: "components/swipe-gesture", unit: "gestures/s", median: rate, baseline: direct))
   for rows in [100, 10_000] {
     reporter.report(
       Measurement(name: "components/swipe-pan-rows=\(rows)", unit: "us", median: panMicroseconds(rows: rows)))
   }
-  reporter.report(Measurement(name: "components/swipe-frame", unit: "ns", median: frameNanoseconds(rows: nil)))
   reporter.report(
-    Measurement(name: "components/swipe-frame-rows=10000", unit: "ns", median: frameNanoseconds(rows: 10_000)))
+    Measurement(name: "components/swipe-frame", unit: "ns", median: frameNanoseconds(rows: nil)))
+  reporter.report(
+    Measurement(name: "components/swipe-frame-rows=10000", unit: "ns", median: frameNanoseconds(rows: 10_000))
+  )
 }
 
 private let benchCell = SwipeCellState(
@@ -42,7 +45,10 @@ private let benchCell = SwipeCellState(
 private func gestureActions(_ k: Int) -> [SwipeCellAction] {
   let start = Double(k)
   var actions: [SwipeCellAction] = [.panBegan(translation: SwipeVector(x: -1), at: start)]
-  for step in 1...120 { actions.append(.panChanged(translation: SwipeVector(x: -1 - 1.25 * Double(step)), at: start + 0.004 * Double(step))) }
+  for step in 1...120 {
+    actions.append(
+      .panChanged(translation: SwipeVector(x: -1 - 1.25 * Double(step)), at: start + 0.004 * Double(step)))
+  }
   actions.append(.panEnded(translation: SwipeVector(x: -151), velocity: SwipeVector(x: -40), at: start + 0.5))
   actions.append(.animationFinished(id: k + 1))
   return actions
@@ -58,7 +64,9 @@ private func swipeGestureRate(gestures: Int, throughStore: Bool) -> Double {
     } else {
       let reducer = SwipeCell()
       var state = benchCell
-      for actions in plan { for action in actions { blackHole(reducer.reduce(into: &state, action: action)) } }
+      for actions in plan {
+        for action in actions { blackHole(reducer.reduce(into: &state, action: action)) }
+      }
       blackHole(state)
     }
   }
@@ -73,10 +81,12 @@ private func swipeGestureRate(gestures: Int, throughStore: Bool) -> Double {
 private func panMicroseconds(rows: Int) -> Double {
   typealias Row = SwipeRow<Int>
   let events = 20_000
-  let table = SwipeTableState(rows: IdentifiedArray(uniqueElements: (0..<rows).map { Row(id: $0, swipe: benchCell) }))
+  let table = SwipeTableState(
+    rows: IdentifiedArray(uniqueElements: (0..<rows).map { Row(id: $0, swipe: benchCell) }))
   // REWIND_BENCH_SWIPE_CHECKPOINTS=default measures with the store's default checkpoint interval.
   let defaultCheckpoints = ProcessInfo.processInfo.environment["REWIND_BENCH_SWIPE_CHECKPOINTS"] == "default"
-  let history = HistoryConfiguration<SwipeTableAction<Int>>(checkpointInterval: defaultCheckpoints ? 1_024 : 1 << 40)
+  let history = HistoryConfiguration<SwipeTableAction<Int>>(
+    checkpointInterval: defaultCheckpoints ? 1_024 : 1 << 40)
   let seconds = medianSeconds(repetitions: 5) {
     let store = Store(initialState: table, reducer: SwipeTable<Row>(), history: history)
     store.send(.row(IdentifiedAction(id: 0, action: .show(.rightToLeft, animated: false, at: 0))))
@@ -108,14 +118,17 @@ private func frameNanoseconds(rows: Int?) -> Double {
   var table = SwipeTableState(
     rows: IdentifiedArray(
       uniqueElements: (0..<(rows ?? 1)).map {
-        MailRow(id: $0, sender: "sender\($0)@example.com", subject: "Subject line of mail number \($0)", swipe: cell)
+        MailRow(
+          id: $0, sender: "sender\($0)@example.com", subject: "Subject line of mail number \($0)", swipe: cell
+        )
       }))
   let animating = (rows ?? 1) / 2
   for action: SwipeCellAction in [
     .panBegan(translation: SwipeVector(x: -1), at: 0), .panChanged(translation: SwipeVector(x: -120), at: 0),
     .panEnded(translation: SwipeVector(x: -120), velocity: .zero, at: 0),
   ] {
-    _ = SwipeTable<MailRow>(cell: reducer).reduce(into: &table, action: .row(IdentifiedAction(id: animating, action: action)))
+    _ = SwipeTable<MailRow>(cell: reducer).reduce(
+      into: &table, action: .row(IdentifiedAction(id: animating, action: action)))
   }
   let state = table
   let seconds = medianSeconds(repetitions: 7) {

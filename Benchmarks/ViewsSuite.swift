@@ -3,11 +3,12 @@ import Observation
 import Rewind
 import Synchronization
 
-
 /// Suite `views`: a list screen of 1,000 rows (an id, a title, a subtitle, a flag and a swipe offset),
 /// one view per row observing its row store, and one list view observing the ids; each send edits one row.
 /// Views are told on the main actor, which this suite runs as the main run loop while a worker sends.
-let viewsSuite = Suite(name: "views", summary: "view observation: invalidations per send, sends/s with row views") {
+let viewsSuite = Suite(
+  name: "views", summary: "view observation: invalidations per send, sends/s with row views"
+) {
   reporter in
   // REWIND_BENCH_SENDS shortens the throughput runs, e.g. for counting instructions under valgrind.
   let sends = ProcessInfo.processInfo.environment["REWIND_BENCH_SENDS"].flatMap { Int($0) } ?? 100_000
@@ -17,12 +18,15 @@ let viewsSuite = Suite(name: "views", summary: "view observation: invalidations 
     var results: [Measurement] = []
     if only == "send" {
       let (observed, plain) = sendRates(rows: 1_000, sends: sends)
-      return [Measurement(name: "views/send-1000-observers", unit: "sends/s", median: observed, baseline: plain)]
+      return [
+        Measurement(name: "views/send-1000-observers", unit: "sends/s", median: observed, baseline: plain)
+      ]
     }
     for rows in [1_000, 10] {
       let suffix = rows == 1_000 ? "" : "-rows=\(rows)"
       let perSend = invalidationsPerSend(rows: rows, sends: 1_000)
-      results.append(Measurement(name: "views/invalidations-per-send\(suffix)", unit: "views", median: perSend))
+      results.append(
+        Measurement(name: "views/invalidations-per-send\(suffix)", unit: "views", median: perSend))
       let perTick = invalidationsPerTick(rows: rows, ticks: 1_000)
       results.append(Measurement(name: "views/tick-invalidations\(suffix)", unit: "views", median: perTick))
       let (observed, plain) = sendRates(rows: rows, sends: sends)
@@ -31,7 +35,8 @@ let viewsSuite = Suite(name: "views", summary: "view observation: invalidations 
     }
     for rows in [1_000, 10_000] {
       if let bytes = observationBytesPerRow(rows: rows) {
-        results.append(Measurement(name: "views/observer-memory-rows=\(rows)", unit: "bytes/row", median: bytes))
+        results.append(
+          Measurement(name: "views/observer-memory-rows=\(rows)", unit: "bytes/row", median: bytes))
       }
     }
     return results
@@ -74,7 +79,9 @@ struct ViewsBenchList: Reducer {
     embed: Action.row, extract: { if case .row(let action) = $0 { action } else { nil } })
 
   func reduce(into state: inout State, action: Action) -> Effect<Action> {
-    guard case .row(let addressed) = action, let index = state.rows.index(id: addressed.id) else { return .none }
+    guard case .row(let addressed) = action, let index = state.rows.index(id: addressed.id) else {
+      return .none
+    }
     state.rows.updateElement(at: index) { row in
       switch addressed.action {
       case .toggleFlag: row.isFlagged.toggle()
@@ -150,7 +157,9 @@ struct BenchScreen {
   }
 
   /// Renders of every view so far.
-  var renders: Int { rows.reduce(list.renders.load(ordering: .relaxed)) { $0 + $1.renders.load(ordering: .relaxed) } }
+  var renders: Int {
+    rows.reduce(list.renders.load(ordering: .relaxed)) { $0 + $1.renders.load(ordering: .relaxed) }
+  }
 }
 
 /// Waits until the main actor has run what was queued on it so far.
@@ -258,7 +267,9 @@ private func viewsTrimHeap() {
 
 /// Runs `body` on a worker thread while the main thread turns the main run loop (which drains the main
 /// queue, where views are told of changes), and returns its result.
-private func onWorkerWhileMainRunLoopTurns<Result: Sendable>(_ body: @escaping @Sendable () -> Result) -> Result {
+private func onWorkerWhileMainRunLoopTurns<Result: Sendable>(_ body: @escaping @Sendable () -> Result)
+  -> Result
+{
   let result = Mutex<Result?>(nil)
   Thread.detachNewThread {
     let value = body()

@@ -46,12 +46,14 @@ for argument in CommandLine.arguments.dropFirst() {
 
 let unknown = selected.filter { name in !suites.contains { $0.name == name } }
 if !unknown.isEmpty {
-  FileHandle.standardError.write(Data("rewind-bench: unknown suite '\(unknown.joined(separator: "', '"))'\n\n\(usage)\n".utf8))
+  FileHandle.standardError.write(
+    Data("rewind-bench: unknown suite '\(unknown.joined(separator: "', '"))'\n\n\(usage)\n".utf8))
   exit(2)
 }
 
 #if DEBUG
-  FileHandle.standardError.write(Data("rewind-bench: warning: debug build; figures are meaningless. Use -c release.\n".utf8))
+  FileHandle.standardError.write(
+    Data("rewind-bench: warning: debug build; figures are meaningless. Use -c release.\n".utf8))
 #endif
 
 let reporter = Reporter(json: json)

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The project's full check, as CI runs it: a build where warnings are errors, the README's two commands
-# (the example and the tests), the tests again under ThreadSanitizer, and the documentation.
+# The project's full check, as CI runs it: a build where warnings are errors, the formatter's lint, the
+# README's two commands (the example and the tests), the tests again under ThreadSanitizer, and the
+# documentation.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -8,6 +9,9 @@ step() { printf '\n== %s\n' "$*"; }
 
 step "build, warnings as errors (library, tools, examples, tests)"
 swift build --build-tests -Xswiftc -warnings-as-errors --scratch-path .build-werror
+
+step "format: swift format lint --strict (.swift-format; fix with Scripts/format.sh)"
+swift format lint --strict --recursive Sources Tests Examples Benchmarks Package.swift
 
 step "Apple-only files parse (their #if blocks are inactive on Linux, so the build never reads them)"
 apple_only=$(grep -rlE --include='*.swift' 'canImport\((UIKit|AppKit|SwiftUI)\)' Sources Examples || true)

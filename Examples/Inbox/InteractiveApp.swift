@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#else
-import Darwin
-#endif
 import InboxCore
+
+#if canImport(Glibc)
+  import Glibc
+#else
+  import Darwin
+#endif
 
 /// The terminal UI: the list with its swipe buttons, the carousel and the editor, redrawn after every key
 /// and, while something moves, about 60 times a second. A redraw samples the swipe animations at the
@@ -37,7 +38,8 @@ struct InteractiveApp {
       printError("Inbox: the log could not be closed: \(error)")
       return 1
     }
-    print("Inbox: \(session.store.sequence) events in \(directory). Run again to continue where you left off.")
+    print(
+      "Inbox: \(session.store.sequence) events in \(directory). Run again to continue where you left off.")
     return 0
   }
 }
@@ -107,7 +109,8 @@ struct EventLoop {
 
   func draw() {
     let state = session.state
-    var header = "Rewind Inbox · \(state.list.rows.count) mails · \(state.archived.count) archived · event #\(session.store.sequence)"
+    var header =
+      "Rewind Inbox · \(state.list.rows.count) mails · \(state.archived.count) archived · event #\(session.store.sequence)"
     if let undo = session.store.undoStepName { header += " · undo: \(undo)" }
     var lines = screen.lines(for: state, header: header, at: session.now)
     lines.append(screen.dim("  log: \(directory)"))

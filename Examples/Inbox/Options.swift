@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+  import Glibc
 #else
-import Darwin
+  import Darwin
 #endif
 
 /// The command line: `Inbox [--script | --interactive] [--directory PATH]`.

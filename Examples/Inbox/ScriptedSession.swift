@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#else
-import Darwin
-#endif
 import InboxCore
+
+#if canImport(Glibc)
+  import Glibc
+#else
+  import Darwin
+#endif
 
 /// The scripted front end: plays ``InboxScript`` to standard output; exit status 1 if replay differed.
 struct ScriptedSession {

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+  import Glibc
 #else
-import Darwin
+  import Darwin
 #endif
 
 /// The terminal settings before raw mode; restored on exit and by the signal handler.
@@ -16,7 +16,8 @@ enum Terminal {
   /// - Throws: ``TerminalError`` when standard input is not a terminal.
   static func enterRawMode() throws(TerminalError) {
     var settings = termios()
-    guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1, tcgetattr(STDIN_FILENO, &settings) == 0 else {
+    guard isatty(STDIN_FILENO) == 1, isatty(STDOUT_FILENO) == 1, tcgetattr(STDIN_FILENO, &settings) == 0
+    else {
       throw .notATerminal
     }
     savedSettings = settings

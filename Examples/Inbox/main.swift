@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#else
-import Darwin
-#endif
 import InboxCore
+
+#if canImport(Glibc)
+  import Glibc
+#else
+  import Darwin
+#endif
 
 // The Inbox example: a mail inbox built from Rewind's headless components, persisted to a file journal.
 // `swift run Inbox` plays a scripted session when not on a terminal, and opens the terminal UI on one.

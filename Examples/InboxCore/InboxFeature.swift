@@ -72,7 +72,8 @@ public struct InboxFeature: Reducer, Sendable {
 
     /// The button a click names, if any.
     public init?(_ tap: SwipeButtonTap) {
-      guard let button = Self.allCases.first(where: { $0.side == tap.direction && $0.index == tap.index }) else {
+      guard let button = Self.allCases.first(where: { $0.side == tap.direction && $0.index == tap.index })
+      else {
         return nil
       }
       self = button
@@ -100,7 +101,8 @@ public struct InboxFeature: Reducer, Sendable {
       return carousel.reduce(into: &state.carousel, action: carouselAction).map(InboxAction.carousel)
     case .select(let id, let now):
       guard state.list.rows[id: id] != nil else { return missing("select", id) }
-      let effect = list.reduce(into: &state.list, action: .closeAll(animated: true, at: now)).map(InboxAction.list)
+      let effect = list.reduce(into: &state.list, action: .closeAll(animated: true, at: now)).map(
+        InboxAction.list)
       return effect.merge(with: select(id, in: &state))
     case .toggleFlag(let id):
       guard let index = state.list.rows.index(id: id) else { return missing("flag", id) }
@@ -219,7 +221,9 @@ public struct InboxFeature: Reducer, Sendable {
   /// Removes row `id`, moving the selection to its neighbour; returns its mail, and the effect that stops
   /// the row's timers.
   func remove(_ id: Int, from state: inout InboxState) -> (Mail, Effect<InboxAction>)? {
-    guard let index = state.list.rows.index(id: id), var mail = state.list.rows[id: id]?.item else { return nil }
+    guard let index = state.list.rows.index(id: id), var mail = state.list.rows[id: id]?.item else {
+      return nil
+    }
     var effect = list.reduce(into: &state.list, action: .delete(id: id)).map(InboxAction.list)
     mail.draft = nil
     if state.editingID == id { state.editingID = nil }
@@ -253,6 +257,7 @@ public struct InboxFeature: Reducer, Sendable {
   }
 
   func missing(_ verb: String, _ id: Int) -> Effect<InboxAction> {
-    .diagnostic(Diagnostic(kind: .elementMissing, message: "Inbox: \(verb) mail \(id), which is not in the inbox"))
+    .diagnostic(
+      Diagnostic(kind: .elementMissing, message: "Inbox: \(verb) mail \(id), which is not in the inbox"))
   }
 }

@@ -35,16 +35,21 @@ public struct InboxScreen: Sendable {
   /// One row: the content slid by the swipe offset at `now`, with the revealed buttons beside it.
   func line(for row: EditableRow<Mail>, selected: Bool, at now: Double) -> String {
     let mail = row.item
-    let files = mail.attachments.isEmpty ? "" : "+\(mail.attachments.count) file\(mail.attachments.count == 1 ? "" : "s")"
+    let files =
+      mail.attachments.isEmpty
+      ? "" : "+\(mail.attachments.count) file\(mail.attachments.count == 1 ? "" : "s")"
     let subject = row.edit.isEditing ? row.edit.text + "▏" : mail.subject
-    let content = fit("\(mail.isFlagged ? "⚑" : " ") \(fit(mail.sender, 9)) \(fit(subject, 40)) \(fit(files, 8))", rowColumns)
+    let content = fit(
+      "\(mail.isFlagged ? "⚑" : " ") \(fit(mail.sender, 9)) \(fit(subject, 40)) \(fit(files, 8))", rowColumns)
     let marker = selected ? "▸ " : "  "
     let cell = row.swipe.presentation(at: now)
-    let revealed = Swift.min(rowColumns, Int((Swift.abs(cell.offset) / cell.cellWidth * Double(rowColumns)).rounded()))
+    let revealed = Swift.min(
+      rowColumns, Int((Swift.abs(cell.offset) / cell.cellWidth * Double(rowColumns)).rounded()))
     guard cell.isOverlayShown, revealed > 0 else { return marker + (selected ? reverse(content) : content) }
     let side = SwipeDirection(offset: cell.offset)
     let buttons: String
-    if cell.activeExpansion == side, let expanded = cell.buttons(side)[safe: cell.expansion(side).buttonIndex] {
+    if cell.activeExpansion == side, let expanded = cell.buttons(side)[safe: cell.expansion(side).buttonIndex]
+    {
       buttons = center("◀ \(expanded.title) ◀", revealed)
     } else {
       // The outer button (index 0) sits at the cell's edge.
@@ -82,17 +87,21 @@ public struct InboxScreen: Sendable {
   }
 
   func fit(_ text: String, _ width: Int) -> String {
-    text.count > width ? String(text.prefix(Swift.max(0, width - 1))) + "…" : text + String(repeating: " ", count: width - text.count)
+    text.count > width
+      ? String(text.prefix(Swift.max(0, width - 1))) + "…"
+      : text + String(repeating: " ", count: width - text.count)
   }
 
   func leftPad(_ text: String, _ width: Int) -> String {
-    text.count >= width ? String(text.suffix(width)) : String(repeating: " ", count: width - text.count) + text
+    text.count >= width
+      ? String(text.suffix(width)) : String(repeating: " ", count: width - text.count) + text
   }
 
   func center(_ text: String, _ width: Int) -> String {
     guard text.count < width else { return String(text.prefix(width)) }
     let left = (width - text.count) / 2
-    return String(repeating: " ", count: left) + text + String(repeating: " ", count: width - text.count - left)
+    return String(repeating: " ", count: left) + text
+      + String(repeating: " ", count: width - text.count - left)
   }
 
   func bold(_ text: String) -> String { styled ? "\u{1B}[1m\(text)\u{1B}[0m" : text }

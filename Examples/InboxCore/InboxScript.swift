@@ -48,7 +48,9 @@ public struct InboxScript {
     let views = await InboxListViews(store: session.store)
     output("")
     show(session.state, at: session.now)
-    output("list subscriber ← initial: \(subscriber.rows.count) rows " + subscriber.rows.map { "#\($0.id)" }.joined(separator: " "))
+    output(
+      "list subscriber ← initial: \(subscriber.rows.count) rows "
+        + subscriber.rows.map { "#\($0.id)" }.joined(separator: " "))
 
     try await step("Swipe row #2 to the right: its Flag button opens", session, &subscriber, views) { note in
       session.swipe(2, .right)
@@ -56,7 +58,9 @@ public struct InboxScript {
       if let started, let end = started.animationEnd {
         // Sampled as a screen would draw it: no frame is sent.
         let halfway = started.offset(at: session.now + (end - session.now) / 2)
-        note("halfway through the animation the row is drawn at \(InboxAction.points(halfway)) pt; no frame is recorded")
+        note(
+          "halfway through the animation the row is drawn at \(InboxAction.points(halfway)) pt; no frame is recorded"
+        )
       }
       try await session.settle()
     }
@@ -64,25 +68,30 @@ public struct InboxScript {
       session.tap(.flag, on: 2)
       try await session.settle()
     }
-    try await step("Swipe row #3 all the way left: Archive expands and fires", session, &subscriber, views) { note in
+    try await step("Swipe row #3 all the way left: Archive expands and fires", session, &subscriber, views) {
+      note in
       session.fullSwipe(3)
       try await session.settle()
       if let archive = try lastEvent(session, where: { $0 == .archive(id: 3) }) {
         note("who archived #3? " + (try causeChain(of: archive, session)))
       }
     }
-    try await step("Edit the subject of #1: delete it all and press Return", session, &subscriber, views) { note in
+    try await step("Edit the subject of #1: delete it all and press Return", session, &subscriber, views) {
+      note in
       session.beginEdit()
       session.clearText()
       session.commitEdit()
       note("refused, still editing: \(session.state.notice ?? "?")")
     }
-    try await step("Type a new subject, wait for auto-save, press Return", session, &subscriber, views) { note in
+    try await step("Type a new subject, wait for auto-save, press Return", session, &subscriber, views) {
+      note in
       session.type("Lunch on Friday at noon?")
       let tooLong = String(repeating: "!", count: InboxFeature.maxSubjectLength)
       session.type(tooLong)
       let edit = session.state.list.rows[id: 1]?.edit
-      note("a \(tooLong.count)-character paste is refused by the length limit: \(edit?.characterCount?.text ?? "")")
+      note(
+        "a \(tooLong.count)-character paste is refused by the length limit: \(edit?.characterCount?.text ?? "")"
+      )
       try await session.wait(seconds: InboxFeature.autoSaveInterval + 0.5)
       note("auto-saved draft: “\(session.state.selectedMail?.draft ?? "none")”")
       let saved = session.commitEdit()
@@ -95,14 +104,19 @@ public struct InboxScript {
     }
     try await step("Undo (\(session.store.undoStepName ?? "nothing"))", session, &subscriber, views) { note in
       session.undo()
-      note("subject: “\(session.state.selectedMail?.subject ?? "")”; carousel: \(carouselPosition(session.state))")
+      note(
+        "subject: “\(session.state.selectedMail?.subject ?? "")”; carousel: \(carouselPosition(session.state))"
+      )
       note("(an undo restores the state before the step, the later scroll included)")
     }
     try await step("Redo (\(session.store.redoStepName ?? "nothing"))", session, &subscriber, views) { note in
       session.redo()
       note("subject: “\(session.state.selectedMail?.subject ?? "")”")
     }
-    try await step("Undo again (\(session.store.undoStepName ?? "nothing")), then close the store", session, &subscriber, views) { note in
+    try await step(
+      "Undo again (\(session.store.undoStepName ?? "nothing")), then close the store", session, &subscriber,
+      views
+    ) { note in
       session.undo()
     }
 
@@ -117,15 +131,18 @@ public struct InboxScript {
 
     let reopened = try InboxSession.open(directory: directory)
     let same = reopened.state == closed
-    output("Reopened: replayed \(reopened.journal.recoveryReport.lastSequence) events from the log: "
-      + (same ? "same state ✓" : "DIFFERENT state ✗"))
-    output("Undo history survived: redo “\(reopened.store.redoStepName ?? "nothing")” is still available"
-      + (reopened.store.redoStepName == redoName ? "." : " (expected “\(redoName ?? "nothing")”) ✗"))
+    output(
+      "Reopened: replayed \(reopened.journal.recoveryReport.lastSequence) events from the log: "
+        + (same ? "same state ✓" : "DIFFERENT state ✗"))
+    output(
+      "Undo history survived: redo “\(reopened.store.redoStepName ?? "nothing")” is still available"
+        + (reopened.store.redoStepName == redoName ? "." : " (expected “\(redoName ?? "nothing")”) ✗"))
     try reopened.close()
 
     let report = try FileJournal<InboxAction>.verify(directory: directory)
-    output("Verified \(report.lastSequence) events in \(report.frameCount) frames, \(report.segmentCount) segment(s); "
-      + "head \(report.headChain.map { String($0.prefix(16)) + "…" } ?? "none"): chain verified ✓")
+    output(
+      "Verified \(report.lastSequence) events in \(report.frameCount) frames, \(report.segmentCount) segment(s); "
+        + "head \(report.headChain.map { String($0.prefix(16)) + "…" } ?? "none"): chain verified ✓")
     return Outcome(sameState: same, verification: report.description)
   }
 
@@ -158,7 +175,8 @@ public struct InboxScript {
   }
 
   /// The latest of the last 64 events whose action matches `matches`, if any.
-  func lastEvent(_ session: InboxSession, where matches: (InboxAction) -> Bool) throws -> Event<InboxAction>? {
+  func lastEvent(_ session: InboxSession, where matches: (InboxAction) -> Bool) throws -> Event<InboxAction>?
+  {
     let last = session.store.sequence
     guard last > 0 else { return nil }
     let recent = try session.journal.events(in: (last > 64 ? last - 63 : 1)...last)
@@ -190,7 +208,8 @@ public struct InboxScript {
   }
 
   func show(_ state: InboxState, at now: Double) {
-    for line in InboxScreen(styled: false).lines(for: state, header: "Inbox", at: now).dropLast(2) where !line.isEmpty {
+    for line in InboxScreen(styled: false).lines(for: state, header: "Inbox", at: now).dropLast(2)
+    where !line.isEmpty {
       output("  " + line)
     }
   }

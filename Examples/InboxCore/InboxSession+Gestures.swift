@@ -75,7 +75,8 @@ extension InboxSession {
 
   /// Deletes the last character of the subject being edited.
   public func deleteBackward() {
-    guard let id = state.editingID, let text = state.list.rows[id: id]?.edit.session?.text, let last = text.last
+    guard let id = state.editingID, let text = state.list.rows[id: id]?.edit.session?.text,
+      let last = text.last
     else { return }
     let length = String(last).utf16.count
     edit(id, .input(location: text.utf16.count - length, length: length, replacement: ""))

@@ -75,7 +75,8 @@ public final class InboxSession {
     guard let journal = store.journal as? FileJournal<InboxAction> else {
       throw InboxError.directory(directory, "the store is not on a file journal")
     }
-    let session = InboxSession(store: store, journal: journal, directory: directory, clock: clock, collected: collected)
+    let session = InboxSession(
+      store: store, journal: journal, directory: directory, clock: clock, collected: collected)
     session.resumeTimers()
     return session
   }

@@ -55,8 +55,12 @@ extension InboxState {
     InboxState(mails: [
       Mail(
         id: 1, sender: "Ada", subject: "Lunch on Friday?",
-        attachments: [Attachment(name: "menu.pdf", kilobytes: 84), Attachment(name: "map.png", kilobytes: 412)]),
-      Mail(id: 2, sender: "Grace", subject: "Compiler review", attachments: [Attachment(name: "diff.patch", kilobytes: 9)]),
+        attachments: [
+          Attachment(name: "menu.pdf", kilobytes: 84), Attachment(name: "map.png", kilobytes: 412),
+        ]),
+      Mail(
+        id: 2, sender: "Grace", subject: "Compiler review",
+        attachments: [Attachment(name: "diff.patch", kilobytes: 9)]),
       Mail(id: 3, sender: "Linus", subject: "Patch v2"),
       Mail(
         id: 4, sender: "Margaret", subject: "Launch checklist",

@@ -46,7 +46,9 @@ extension CollectionUpdate where Element == EditableRow<Mail> {
       for path in stage.elementDeleted where before.indices.contains(path.element) {
         parts.append("deleted #\(before[path.element].id)")
       }
-      for path in stage.elementInserted { parts.append("inserted #\(stage.data[path.element].id) at \(path.element)") }
+      for path in stage.elementInserted {
+        parts.append("inserted #\(stage.data[path.element].id) at \(path.element)")
+      }
       for path in stage.elementUpdated {
         let row = stage.data[path.element]
         parts.append("updated #\(row.id) (\(Self.describe(row)))")
@@ -54,7 +56,9 @@ extension CollectionUpdate where Element == EditableRow<Mail> {
       for move in stage.elementMoved { parts.append("moved #\(stage.data[move.target.element].id)") }
       before = Array(stage.data)
     }
-    let range = events.lowerBound == events.upperBound ? "event #\(events.lowerBound)" : "events #\(events.lowerBound)…#\(events.upperBound)"
+    let range =
+      events.lowerBound == events.upperBound
+      ? "event #\(events.lowerBound)" : "events #\(events.lowerBound)…#\(events.upperBound)"
     return "\(range): " + parts.joined(separator: " · ")
   }
 

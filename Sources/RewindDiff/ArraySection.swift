@@ -7,14 +7,16 @@ public struct ArraySection<Model: Differentiable, Element: Differentiable>: Diff
 
   /// A section with the given model and elements.
   @inlinable
-  public init<Elements: Swift.Collection>(model: Model, elements: Elements) where Elements.Element == Element {
+  public init<Elements: Swift.Collection>(model: Model, elements: Elements)
+  where Elements.Element == Element {
     self.model = model
     self.elements = Array(elements)
   }
 
   /// A section with the model of `source` and the given elements.
   @inlinable
-  public init<Elements: Swift.Collection>(source: ArraySection, elements: Elements) where Elements.Element == Element {
+  public init<Elements: Swift.Collection>(source: ArraySection, elements: Elements)
+  where Elements.Element == Element {
     self.init(model: source.model, elements: elements)
   }
 

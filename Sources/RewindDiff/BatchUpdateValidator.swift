@@ -41,7 +41,9 @@ public enum BatchUpdateValidator {
   public static func replay<Collection: RangeReplaceableCollection>(
     _ staged: StagedChangeset<Collection>, from source: Collection
   ) throws(BatchUpdateError) -> Collection where Collection.Element: DifferentiableSection {
-    let layout = try StageWalk.replay(staged, from: StageLayout(sectioned: source)) { StageLayout(sectioned: $0) }
+    let layout = try StageWalk.replay(staged, from: StageLayout(sectioned: source)) {
+      StageLayout(sectioned: $0)
+    }
     var result = Collection()
     for (model, elements) in zip(layout.models, layout.elements) {
       result.append(Collection.Element(source: model, elements: elements))

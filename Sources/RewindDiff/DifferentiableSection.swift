@@ -10,5 +10,6 @@ public protocol DifferentiableSection: Differentiable {
   var elements: Collection { get }
 
   /// A section with the model of `source` and the given elements.
-  init<Elements: Swift.Collection>(source: Self, elements: Elements) where Elements.Element == Collection.Element
+  init<Elements: Swift.Collection>(source: Self, elements: Elements)
+  where Elements.Element == Collection.Element
 }

@@ -48,7 +48,9 @@ func matchIdentifiers<Item: Differentiable>(
   var matching = IdentifierMatching(sourceCount: sourceCount, targetCount: targetCount)
   // Offsets are stored as Int32. Beyond that nothing is paired: every item is deleted and
   // inserted, which is still a correct changeset, just not a minimal one.
-  guard sourceCount > 0, targetCount > 0, sourceCount < Int32.max, targetCount < Int32.max else { return matching }
+  guard sourceCount > 0, targetCount > 0, sourceCount < Int32.max, targetCount < Int32.max else {
+    return matching
+  }
 
   var capacity = 16
   while capacity < sourceCount &+ sourceCount &>> 1 { capacity &<<= 1 }

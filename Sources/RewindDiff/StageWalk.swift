@@ -25,7 +25,9 @@ enum StageWalk {
     stage: Int, from before: StageLayout<Model, Element>, through changes: Changeset<Data>,
     data after: StageLayout<Model, Element>
   ) throws(BatchUpdateError) -> StageLayout<Model, Element> {
-    func failure(_ rule: BatchUpdateError.Rule, section: Int? = nil, element: ElementPath? = nil) -> BatchUpdateError {
+    func failure(_ rule: BatchUpdateError.Rule, section: Int? = nil, element: ElementPath? = nil)
+      -> BatchUpdateError
+    {
       BatchUpdateError(stage: stage, rule: rule, section: section, element: element)
     }
     let beforeCount = before.models.count
@@ -57,14 +59,18 @@ enum StageWalk {
     // Sections that stay (kept or reloaded) fill the free after-slots in order.
     var stationary = 0
     for section in 0..<afterCount where afterOrigin[section] == -2 {
-      while stationary < beforeCount && (beforeUse[stationary] == .deleted || beforeUse[stationary] == .movedOut) {
+      while stationary < beforeCount
+        && (beforeUse[stationary] == .deleted || beforeUse[stationary] == .movedOut)
+      {
         stationary &+= 1
       }
       guard stationary < beforeCount else { throw failure(.sectionCountMismatch) }
       afterOrigin[section] = stationary
       stationary &+= 1
     }
-    while stationary < beforeCount && (beforeUse[stationary] == .deleted || beforeUse[stationary] == .movedOut) {
+    while stationary < beforeCount
+      && (beforeUse[stationary] == .deleted || beforeUse[stationary] == .movedOut)
+    {
       stationary &+= 1
     }
     guard stationary == beforeCount else { throw failure(.sectionCountMismatch) }
@@ -72,13 +78,17 @@ enum StageWalk {
     // Elements: before-side marks (0 kept, 1 deleted, 2 reloaded, 3 moved out).
     var beforeMarks: [[UInt8]] = []
     beforeMarks.reserveCapacity(beforeCount)
-    for section in 0..<beforeCount { beforeMarks.append([UInt8](repeating: 0, count: before.elements[section].count)) }
+    for section in 0..<beforeCount {
+      beforeMarks.append([UInt8](repeating: 0, count: before.elements[section].count))
+    }
     func markElementBefore(_ path: ElementPath, _ mark: UInt8) throws(BatchUpdateError) {
       guard path.section >= 0 && path.section < beforeCount, path.element >= 0,
         path.element < before.elements[path.section].count
       else { throw failure(.elementOutOfRange, element: path) }
       guard beforeUse[path.section] == nil else { throw failure(.elementInChangedSection, element: path) }
-      guard beforeMarks[path.section][path.element] == 0 else { throw failure(.elementTouchedTwice, element: path) }
+      guard beforeMarks[path.section][path.element] == 0 else {
+        throw failure(.elementTouchedTwice, element: path)
+      }
       beforeMarks[path.section][path.element] = mark
     }
     for path in changes.elementDeleted { try markElementBefore(path, 1) }
@@ -104,7 +114,9 @@ enum StageWalk {
       slots[path.section][path.element] = slot
     }
     for path in changes.elementInserted { try markElementAfter(path, slot: -2) }
-    for (offset, move) in changes.elementMoved.enumerated() { try markElementAfter(move.target, slot: offset) }
+    for (offset, move) in changes.elementMoved.enumerated() {
+      try markElementAfter(move.target, slot: offset)
+    }
 
     var result = StageLayout<Model, Element>(models: [], elements: [])
     result.models.reserveCapacity(afterCount)
@@ -121,7 +133,9 @@ enum StageWalk {
       guard model.differenceIdentifier == after.models[section].differenceIdentifier else {
         throw failure(.identityMismatch, section: section)
       }
-      guard after.models[section].isContentEqual(to: model) else { throw failure(.staleContent, section: section) }
+      guard after.models[section].isContentEqual(to: model) else {
+        throw failure(.staleContent, section: section)
+      }
 
       // Hoisted per section: nested-array access is slow in debug builds, where the tests run.
       let wantedElements = after.elements[section]

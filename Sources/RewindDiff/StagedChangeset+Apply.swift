@@ -10,7 +10,8 @@ extension StagedChangeset where Collection: RangeReplaceableCollection, Collecti
   }
 }
 
-extension StagedChangeset where Collection: RangeReplaceableCollection, Collection.Element: DifferentiableSection {
+extension StagedChangeset
+where Collection: RangeReplaceableCollection, Collection.Element: DifferentiableSection {
   /// Applies the stages to the sectioned collection `source` the way a table view would, one batch at a time.
   ///
   /// Kept sections and elements are carried over from `source`; inserted and reloaded ones are read

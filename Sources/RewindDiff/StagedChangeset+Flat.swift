@@ -21,7 +21,8 @@ extension StagedChangeset where Collection: RangeReplaceableCollection, Collecti
     }
     var suffix = 0
     while suffix < shorter &- prefix
-      && source[sourceCount &- 1 &- suffix].differenceIdentifier == target[targetCount &- 1 &- suffix].differenceIdentifier
+      && source[sourceCount &- 1 &- suffix].differenceIdentifier
+        == target[targetCount &- 1 &- suffix].differenceIdentifier
     {
       suffix &+= 1
     }
@@ -117,7 +118,9 @@ extension StagedChangeset where Collection: RangeReplaceableCollection, Collecti
       if !updated.isEmpty {
         // Updated elements keep their old content until the update stage reloads them.
         var withOldContent = target
-        for (path, sourceOffset) in zip(updated, updatedSource) { withOldContent[path.element] = source[sourceOffset] }
+        for (path, sourceOffset) in zip(updated, updatedSource) {
+          withOldContent[path.element] = source[sourceOffset]
+        }
         data = Collection(withOldContent)
       }
       stages.append(Changeset(data: data, elementInserted: inserted, elementMoved: moved))

@@ -1,4 +1,5 @@
-extension StagedChangeset where Collection: RangeReplaceableCollection, Collection.Element: DifferentiableSection {
+extension StagedChangeset
+where Collection: RangeReplaceableCollection, Collection.Element: DifferentiableSection {
   /// The staged changes that turn the sectioned collection `source` into `target`.
   ///
   /// At most five stages, each omitted when empty:
@@ -24,7 +25,8 @@ extension StagedChangeset where Collection: RangeReplaceableCollection, Collecti
     let targetElements = targetSections.map { Array($0.elements) }
 
     // Pair the elements of every section that stays, across sections.
-    var sourceStart = [Int](repeating: 0, count: sourceSections.count)  // offset of the section in `sourceIDs`
+    // The offset of each section in `sourceIDs`.
+    var sourceStart = [Int](repeating: 0, count: sourceSections.count)
     var sourceIDs: [IdentifierItem<Element.DifferenceIdentifier>] = []
     var sourceLocation: [ElementPath] = []
     for section in sourceSections.indices where sections.sourceToTarget[section] >= 0 {
@@ -38,7 +40,8 @@ extension StagedChangeset where Collection: RangeReplaceableCollection, Collecti
     var targetIDs: [IdentifierItem<Element.DifferenceIdentifier>] = []
     for section in targetSections.indices where sections.targetToSource[section] >= 0 {
       targetStart[section] = targetIDs.count
-      targetIDs.append(contentsOf: targetElements[section].lazy.map { IdentifierItem($0.differenceIdentifier) })
+      targetIDs.append(
+        contentsOf: targetElements[section].lazy.map { IdentifierItem($0.differenceIdentifier) })
     }
     let elements = sourceIDs.withUnsafeBufferPointer { source in
       targetIDs.withUnsafeBufferPointer { target in matchIdentifiers(source: source, target: target) }
@@ -80,7 +83,9 @@ extension StagedChangeset where Collection: RangeReplaceableCollection, Collecti
       guard origin >= 0 else { continue }
       if !sectionStays[paired] { sectionMoved.append(Move(source: origin, target: section)) }
       paired &+= 1
-      if !targetSections[section].isContentEqual(to: sourceSections[origin]) { sectionUpdated.append(section) }
+      if !targetSections[section].isContentEqual(to: sourceSections[origin]) {
+        sectionUpdated.append(section)
+      }
     }
 
     // Stage 4: element inserts and moves, addressed in the sections' target order.
@@ -116,7 +121,9 @@ extension StagedChangeset where Collection: RangeReplaceableCollection, Collecti
             element: Int(survivorOffset[from]), section: Int(sections.sourceToTarget[location.section]))
           elementMoved.append(Move(source: before, target: path))
         }
-        if !targetElements[section][offset].isContentEqual(to: sourceElements[location.section][location.element]) {
+        if !targetElements[section][offset].isContentEqual(
+          to: sourceElements[location.section][location.element])
+        {
           elementUpdated.append(path)
           updatedSource.append(location)
         }
@@ -129,7 +136,8 @@ extension StagedChangeset where Collection: RangeReplaceableCollection, Collecti
       for section in sourceSections.indices {
         data.append(
           sections.sourceToTarget[section] < 0
-            ? sourceSections[section] : Section(source: sourceSections[section], elements: survivors[section]))
+            ? sourceSections[section] : Section(source: sourceSections[section], elements: survivors[section])
+        )
       }
       stages.append(Changeset(data: data, elementDeleted: elementDeleted))
     }
@@ -142,7 +150,8 @@ extension StagedChangeset where Collection: RangeReplaceableCollection, Collecti
         if origin < 0 {
           data.append(targetSections[section])
         } else {
-          let model = modelsUpdated || !updated.contains(section) ? targetSections[section] : sourceSections[origin]
+          let model =
+            modelsUpdated || !updated.contains(section) ? targetSections[section] : sourceSections[origin]
           data.append(Section(source: model, elements: survivors[origin]))
         }
       }

@@ -38,6 +38,8 @@ extension StagedChangeset: Sendable where Collection: Sendable {}
 extension StagedChangeset: CustomStringConvertible {
   /// One line per stage.
   public var description: String {
-    stages.isEmpty ? "StagedChangeset []" : "StagedChangeset [\n" + stages.map { "  \($0)" }.joined(separator: ",\n") + "\n]"
+    stages.isEmpty
+      ? "StagedChangeset []"
+      : "StagedChangeset [\n" + stages.map { "  \($0)" }.joined(separator: ",\n") + "\n]"
   }
 }

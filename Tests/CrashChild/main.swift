@@ -84,7 +84,8 @@ if arguments.count >= 3, arguments[1] == "--check" {
   exit(checkLog(arguments[2]))
 }
 guard arguments.count >= 2 else {
-  FileHandle.standardError.write(Data("usage: rewind-crash-child <directory> | --faults DIR N | --check DIR\n".utf8))
+  FileHandle.standardError.write(
+    Data("usage: rewind-crash-child <directory> | --faults DIR N | --check DIR\n".utf8))
   exit(2)
 }
 do {

@@ -1,10 +1,10 @@
 import Foundation
 import InboxCore
 import Rewind
+import RewindTestSupport
 import RewindTesting
 import Synchronization
 import Testing
-import RewindTestSupport
 
 /// The inbox's mail server is a dependency: the tests give their own.
 @Suite(.timeLimit(.minutes(1))) struct InboxMailServerTests {

@@ -2,14 +2,15 @@ import Foundation
 import InboxCore
 import Rewind
 import RewindComponents
-import Testing
 import RewindTestSupport
+import Testing
 
 /// The Inbox's row stores and its subject field binding.
 @Suite(.timeLimit(.minutes(2))) struct InboxRowStoreTests {
   @Test func everyRowActionRoundTripsThroughTheRowPath() {
     let actions: [InboxRowAction] = [
-      .swipe(.hide(animated: false, at: 1)), .edit(.setText("x")), .select(at: 2), .toggleFlag, .archive, .delete,
+      .swipe(.hide(animated: false, at: 1)), .edit(.setText("x")), .select(at: 2), .toggleFlag, .archive,
+      .delete,
     ]
     for action in actions {
       let embedded = InboxFeature.rowPath.embed(IdentifiedAction(id: 7, action: action))

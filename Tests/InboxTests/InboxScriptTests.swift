@@ -2,15 +2,18 @@ import Foundation
 import InboxCore
 import Rewind
 import RewindLog
-import Testing
 import RewindTestSupport
+import Testing
 
 /// The README's main command as a test: the real `Inbox` executable, its output checked line by line.
 @Suite struct InboxScriptTests {
   /// Runs `Inbox` with `arguments`, standard output a pipe (so the scripted mode is the default); kills it
   /// after `timeout` seconds.
-  func runInbox(_ arguments: [String], timeout: Double = 120) throws -> (status: Int32, output: String, timedOut: Bool) {
-    let executable = try #require(inboxExecutable(), "the Inbox executable is not built; run `swift build` first")
+  func runInbox(_ arguments: [String], timeout: Double = 120) throws -> (
+    status: Int32, output: String, timedOut: Bool
+  ) {
+    let executable = try #require(
+      inboxExecutable(), "the Inbox executable is not built; run `swift build` first")
     let process = Process()
     process.executableURL = URL(fileURLWithPath: executable)
     process.arguments = arguments
@@ -32,7 +35,9 @@ import RewindTestSupport
     #expect(run.status == 0, "Inbox exited with \(run.status):\n\(run.output)")
     let lines = run.output.split(separator: "\n").map(String.init)
     func expectLine(_ fragment: String, _ comment: String) {
-      #expect(lines.contains { $0.contains(fragment) }, "\(comment): no line contains “\(fragment)”:\n\(run.output)")
+      #expect(
+        lines.contains { $0.contains(fragment) }, "\(comment): no line contains “\(fragment)”:\n\(run.output)"
+      )
     }
     expectLine("A new log", "a fresh directory starts a new log")
     expectLine("list subscriber ← initial: 4 rows #1 #2 #3 #4", "the subscriber's first delivery")
@@ -44,7 +49,9 @@ import RewindTestSupport
     expectLine("] archive #3", "the full swipe archives")
     expectLine("animation 1 finished", "an animation's end is one event")
     #expect(
-      lines.contains { $0.contains("who archived #3?") && $0.contains("finished ← #") && $0.hasSuffix("by you") },
+      lines.contains {
+        $0.contains("who archived #3?") && $0.contains("finished ← #") && $0.hasSuffix("by you")
+      },
       "the archive's causes lead to the person's swipe:\n\(run.output)")
     expectLine("no frame is recorded", "the screen samples the animation without sending frames")
     expectLine("begin transaction “Edit Subject”", "an edit is a transaction")
@@ -62,7 +69,8 @@ import RewindTestSupport
     expectLine("redo: forward to the state as of #", "the redo is an event")
     expectLine("updated #1 (“Lunch on Friday?”)", "undo reaches the subscriber")
     // Replay and verification.
-    #expect(lines.contains { $0.hasPrefix("Reopened: replayed") && $0.hasSuffix("same state ✓") }, "\(run.output)")
+    #expect(
+      lines.contains { $0.hasPrefix("Reopened: replayed") && $0.hasSuffix("same state ✓") }, "\(run.output)")
     #expect(lines.contains { $0.hasPrefix("Verified") && $0.hasSuffix("chain verified ✓") }, "\(run.output)")
     expectLine("redo “Edit Subject” is still available.", "the undo history survives reopening")
     #expect(!run.output.contains("✗"), "\(run.output)")
@@ -81,13 +89,16 @@ import RewindTestSupport
     #expect(second.output.contains("reset to the sample inbox"), "\(second.output)")
     // The second run appends a reset and the same session: nothing was rewritten.
     #expect(secondCount > firstCount)
-    #expect(second.output.contains("same state ✓") && second.output.contains("chain verified ✓"), "\(second.output)")
+    #expect(
+      second.output.contains("same state ✓") && second.output.contains("chain verified ✓"), "\(second.output)"
+    )
   }
 
   @Test func unknownArgumentsAreRefusedWithTheUsage() throws {
     let run = try runInbox(["--frobnicate"])
     #expect(run.status == 2)
-    #expect(run.output.contains("unknown argument --frobnicate") && run.output.contains("usage:"), "\(run.output)")
+    #expect(
+      run.output.contains("unknown argument --frobnicate") && run.output.contains("usage:"), "\(run.output)")
   }
 
   @Test func theInteractiveModeWithoutATerminalIsRefusedAndCreatesNothing() throws {
@@ -150,7 +161,9 @@ import RewindTestSupport
   }
 
   func verifiedEventCount(_ output: String) -> Int? {
-    guard let line = output.split(separator: "\n").first(where: { $0.hasPrefix("Verified ") }) else { return nil }
+    guard let line = output.split(separator: "\n").first(where: { $0.hasPrefix("Verified ") }) else {
+      return nil
+    }
     return Int(line.split(separator: " ")[1])
   }
 }

@@ -3,8 +3,8 @@ import InboxCore
 import Rewind
 import RewindComponents
 import RewindLog
-import Testing
 import RewindTestSupport
+import Testing
 
 /// The inbox driven in-process through ``InboxSession``, on a file journal in a temporary directory.
 @Suite struct InboxSessionTests {
@@ -51,7 +51,9 @@ import RewindTestSupport
         return
       }
       let released = try #require(event(releasedAt))
-      guard case .list(.swipe(let release)) = released.action, release.id == 3, case .panEnded = release.action else {
+      guard case .list(.swipe(let release)) = released.action, release.id == 3,
+        case .panEnded = release.action
+      else {
         Issue.record("the animation's cause is not the release of the swipe: \(released)")
         return
       }
@@ -218,7 +220,9 @@ import RewindTestSupport
     try await withSession { session, _ in
       let screen = InboxScreen(styled: false)
       // Lines: header, rule, then the rows in order.
-      func row(_ index: Int) -> String { screen.lines(for: session.state, header: "", at: session.now)[2 + index] }
+      func row(_ index: Int) -> String {
+        screen.lines(for: session.state, header: "", at: session.now)[2 + index]
+      }
       session.swipe(2, .left)
       try await session.settle()
       #expect(row(1).hasSuffix("[Delete][Archive]"), "\(row(1))")

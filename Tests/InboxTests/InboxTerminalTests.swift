@@ -1,18 +1,20 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#else
-import Darwin
-#endif
-import RewindLog
 import InboxCore
-import Testing
+import RewindLog
 import RewindTestSupport
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#else
+  import Darwin
+#endif
 
 /// The interactive mode through a pseudo-terminal: keys in, screen out.
 @Suite struct InboxTerminalTests {
   @Test func archiveUndoEditAndQuitThroughAPseudoTerminal() throws {
-    let executable = try #require(inboxExecutable(), "the Inbox executable is not built; run `swift build` first")
+    let executable = try #require(
+      inboxExecutable(), "the Inbox executable is not built; run `swift build` first")
     let directory = TemporaryDirectory("terminal", create: false)
     let terminal = try PseudoTerminal(executable, ["--interactive", "--directory", directory.path])
     defer { terminal.stop() }
@@ -23,7 +25,9 @@ import RewindTestSupport
 
     // ← opens the right buttons on the selected row.
     terminal.send("\u{1B}[D")
-    try terminal.waitForScreen("Archive and Delete drawn") { $0.selectedRow?.contains("[Delete][Archive]") == true }
+    try terminal.waitForScreen("Archive and Delete drawn") {
+      $0.selectedRow?.contains("[Delete][Archive]") == true
+    }
     terminal.send("\u{1B}")
     try terminal.waitForScreen("the cell closed again") { $0.selectedRow?.contains("[Archive]") == false }
 
@@ -53,7 +57,8 @@ import RewindTestSupport
 
     terminal.send("q")
     let status = try terminal.waitForExit()
-    #expect(status == 0, "Inbox exited with \(status); last screen:\n\(terminal.lastScreen?.text ?? "(none)")")
+    #expect(
+      status == 0, "Inbox exited with \(status); last screen:\n\(terminal.lastScreen?.text ?? "(none)")")
     #expect(terminal.output.contains("\u{1B}[?1049l"), "the alternate screen was not left")
 
     // Everything the keys did is in the log, and the chain verifies.
@@ -64,7 +69,8 @@ import RewindTestSupport
 
 extension InboxTerminalTests {
   @Test func sigintRestoresTheTerminal() throws {
-    let executable = try #require(inboxExecutable(), "the Inbox executable is not built; run `swift build` first")
+    let executable = try #require(
+      inboxExecutable(), "the Inbox executable is not built; run `swift build` first")
     let directory = TemporaryDirectory("sigint", create: false)
     let terminal = try PseudoTerminal(executable, ["--interactive", "--directory", directory.path])
     defer { terminal.stop() }
@@ -73,7 +79,9 @@ extension InboxTerminalTests {
     kill(terminal.process.processIdentifier, SIGINT)
     let status = try terminal.waitForExit()
     #expect(status == 128 + SIGINT)
-    #expect(terminal.localFlags & tcflag_t(ICANON | ECHO) == tcflag_t(ICANON | ECHO), "canonical mode and echo restored")
+    #expect(
+      terminal.localFlags & tcflag_t(ICANON | ECHO) == tcflag_t(ICANON | ECHO),
+      "canonical mode and echo restored")
     #expect(terminal.output.contains("\u{1B}[?1049l"), "the alternate screen was left")
   }
 }
@@ -170,11 +178,11 @@ final class PseudoTerminal {
     }
     guard !process.isRunning else { throw PseudoTerminalError.timedOut("exit", lastScreen?.text ?? "") }
     process.waitUntilExit()
-    while readOutput(milliseconds: 0) && poll_ready() {}
+    while readOutput(milliseconds: 0) && pollReady() {}
     return process.terminationStatus
   }
 
-  private func poll_ready() -> Bool {
+  private func pollReady() -> Bool {
     var descriptor = pollfd(fd: master, events: Int16(POLLIN), revents: 0)
     return poll(&descriptor, 1, 0) > 0 && descriptor.revents & Int16(POLLIN) != 0
   }

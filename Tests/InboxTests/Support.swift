@@ -1,6 +1,6 @@
 import Foundation
-import Synchronization
 import RewindTestSupport
+import Synchronization
 
 /// The built `Inbox` executable: next to the test bundle (the test target depends on it, so `swift test`
 /// builds it), or `REWIND_INBOX` when set.

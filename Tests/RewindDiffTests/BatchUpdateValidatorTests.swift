@@ -1,7 +1,9 @@
 import RewindDiff
 import Testing
 
-private func path(_ element: Int, _ section: Int = 0) -> ElementPath { ElementPath(element: element, section: section) }
+private func path(_ element: Int, _ section: Int = 0) -> ElementPath {
+  ElementPath(element: element, section: section)
+}
 
 /// The error `BatchUpdateValidator` reports for one hand-written flat stage, or nil when it passes.
 private func flatError(_ source: [Int], _ stage: Changeset<[Item]>) -> BatchUpdateError? {
@@ -33,9 +35,12 @@ struct BatchUpdateValidatorTests {
 
   @Test("rejects indices out of range")
   func outOfRange() {
-    #expect(flatError([1, 2], Changeset(data: items([1]), elementDeleted: [path(5)]))?.rule == .elementOutOfRange)
-    #expect(flatError([1], Changeset(data: items([1, 2]), elementInserted: [path(2)]))?.rule == .elementOutOfRange)
-    #expect(sectionedError([section(0, [])], Changeset(data: [], sectionDeleted: [1]))?.rule == .sectionOutOfRange)
+    #expect(
+      flatError([1, 2], Changeset(data: items([1]), elementDeleted: [path(5)]))?.rule == .elementOutOfRange)
+    #expect(
+      flatError([1], Changeset(data: items([1, 2]), elementInserted: [path(2)]))?.rule == .elementOutOfRange)
+    #expect(
+      sectionedError([section(0, [])], Changeset(data: [], sectionDeleted: [1]))?.rule == .sectionOutOfRange)
   }
 
   @Test("rejects an index touched twice")
@@ -50,7 +55,8 @@ struct BatchUpdateValidatorTests {
     let insertOnMoveTarget = Changeset(
       data: items([2, 1]), elementInserted: [path(0)], elementMoved: [Move(source: path(1), target: path(0))])
     #expect(flatError([1, 2], insertOnMoveTarget)?.rule == .elementTouchedTwice)
-    let sectionTwice = Changeset(data: [section(1, [])], sectionDeleted: [0], sectionMoved: [Move(source: 0, target: 0)])
+    let sectionTwice = Changeset(
+      data: [section(1, [])], sectionDeleted: [0], sectionMoved: [Move(source: 0, target: 0)])
     #expect(sectionedError([section(0, []), section(1, [])], sectionTwice)?.rule == .sectionTouchedTwice)
   }
 
@@ -73,10 +79,12 @@ struct BatchUpdateValidatorTests {
   @Test("rejects element changes in a section the same stage changes")
   func elementInChangedSection() {
     let source = [section(0, [1]), section(1, [2])]
-    let deleteInDeleted = Changeset(data: [section(1, [2])], sectionDeleted: [0], elementDeleted: [path(0, 0)])
+    let deleteInDeleted = Changeset(
+      data: [section(1, [2])], sectionDeleted: [0], elementDeleted: [path(0, 0)])
     #expect(sectionedError(source, deleteInDeleted)?.rule == .elementInChangedSection)
     let insertInInserted = Changeset(
-      data: [section(0, [1]), section(1, [2]), section(2, [3])], sectionInserted: [2], elementInserted: [path(0, 2)])
+      data: [section(0, [1]), section(1, [2]), section(2, [3])], sectionInserted: [2],
+      elementInserted: [path(0, 2)])
     #expect(sectionedError(source, insertInInserted)?.rule == .elementInChangedSection)
   }
 

@@ -3,7 +3,9 @@ import Testing
 
 extension String: Differentiable {}
 
-private func path(_ element: Int, _ section: Int = 0) -> ElementPath { ElementPath(element: element, section: section) }
+private func path(_ element: Int, _ section: Int = 0) -> ElementPath {
+  ElementPath(element: element, section: section)
+}
 
 @Suite("Flat changesets")
 struct FlatChangesetTests {
@@ -23,7 +25,11 @@ struct FlatChangesetTests {
   @Test("move: the fewest moves, along the longest run that stays")
   func move() throws {
     let staged = StagedChangeset(source: items([1, 2, 3, 4, 5]), target: items([2, 3, 4, 5, 1]))
-    #expect(staged == StagedChangeset([Changeset(data: items([2, 3, 4, 5, 1]), elementMoved: [Move(source: path(0), target: path(4))])]))
+    #expect(
+      staged
+        == StagedChangeset([
+          Changeset(data: items([2, 3, 4, 5, 1]), elementMoved: [Move(source: path(0), target: path(4))])
+        ]))
     try BatchUpdateValidator.validate(staged, from: items([1, 2, 3, 4, 5]))
   }
 
@@ -55,7 +61,11 @@ struct FlatChangesetTests {
   @Test("duplicate identifiers pair occurrence by occurrence, in order")
   func duplicates() throws {
     let staged = StagedChangeset(source: items([1, 1, 2]), target: items([1, 2, 1]))
-    #expect(staged == StagedChangeset([Changeset(data: items([1, 2, 1]), elementMoved: [Move(source: path(2), target: path(1))])]))
+    #expect(
+      staged
+        == StagedChangeset([
+          Changeset(data: items([1, 2, 1]), elementMoved: [Move(source: path(2), target: path(1))])
+        ]))
     let shrunk = StagedChangeset(source: items([7, 1, 1, 1]), target: items([1, 7]))
     #expect(shrunk.reduce(0) { $0 + $1.elementDeleted.count } == 2)
     #expect(try shrunk.apply(to: items([7, 1, 1, 1])) == items([1, 7]))
@@ -69,7 +79,8 @@ struct FlatChangesetTests {
   func empty() throws {
     #expect(StagedChangeset(source: [Item](), target: []).isEmpty)
     let inserted = StagedChangeset(source: [], target: items([1, 2]))
-    #expect(inserted == StagedChangeset([Changeset(data: items([1, 2]), elementInserted: [path(0), path(1)])]))
+    #expect(
+      inserted == StagedChangeset([Changeset(data: items([1, 2]), elementInserted: [path(0), path(1)])]))
     let deleted = StagedChangeset(source: items([1, 2]), target: [])
     #expect(deleted == StagedChangeset([Changeset(data: [], elementDeleted: [path(0), path(1)])]))
   }

@@ -5,7 +5,9 @@ import Testing
 /// Every failure names its seed and pair number; rerun one seed to replay it.
 @Suite("Random pairs")
 struct PropertyTests {
-  static let flatSeeds: [UInt64] = [0xF1A7_0001, 0xF1A7_0002, 0xF1A7_0003, 0xF1A7_0004, 0xF1A7_0005, 0xF1A7_0006]
+  static let flatSeeds: [UInt64] = [
+    0xF1A7_0001, 0xF1A7_0002, 0xF1A7_0003, 0xF1A7_0004, 0xF1A7_0005, 0xF1A7_0006,
+  ]
   static let sectionedSeeds: [UInt64] = [0x5EC7_0001, 0x5EC7_0002, 0x5EC7_0003, 0x5EC7_0004]
   static let pairsPerSeed = 10_000
 
@@ -24,7 +26,9 @@ struct PropertyTests {
     print("RewindDiff property test: flat seed \(seed): \(Self.pairsPerSeed) pairs checked")
   }
 
-  @Test("sectioned: applying reproduces the target and every stage passes the validator", arguments: sectionedSeeds)
+  @Test(
+    "sectioned: applying reproduces the target and every stage passes the validator",
+    arguments: sectionedSeeds)
   func sectioned(seed: UInt64) {
     var generator = PairGenerator(seed: seed)
     var failures = 0

@@ -1,10 +1,14 @@
 import RewindDiff
 import Testing
 
-private func path(_ element: Int, _ section: Int) -> ElementPath { ElementPath(element: element, section: section) }
+private func path(_ element: Int, _ section: Int) -> ElementPath {
+  ElementPath(element: element, section: section)
+}
 
 /// Checks the staged changeset with the validator and by applying it.
-private func checked(_ source: [TestSection], _ target: [TestSection]) throws -> StagedChangeset<[TestSection]> {
+private func checked(_ source: [TestSection], _ target: [TestSection]) throws -> StagedChangeset<
+  [TestSection]
+> {
   let staged = StagedChangeset(source: source, target: target)
   try BatchUpdateValidator.validate(staged, from: source)
   #expect(try staged.apply(to: source) == target)
@@ -23,7 +27,8 @@ struct SectionedChangesetTests {
   @Test("section insert brings its elements along")
   func sectionInsert() throws {
     let staged = try checked([section(1, [2])], [section(0, [1]), section(1, [2])])
-    #expect(staged == StagedChangeset([Changeset(data: [section(0, [1]), section(1, [2])], sectionInserted: [0])]))
+    #expect(
+      staged == StagedChangeset([Changeset(data: [section(0, [1]), section(1, [2])], sectionInserted: [0])]))
   }
 
   @Test("section move")
@@ -35,8 +40,13 @@ struct SectionedChangesetTests {
 
   @Test("section update reloads the section in its own stage")
   func sectionUpdate() throws {
-    let staged = try checked([section(0, [1]), section(1, [2])], [section(0, [1], title: 1), section(1, [2])])
-    #expect(staged == StagedChangeset([Changeset(data: [section(0, [1], title: 1), section(1, [2])], sectionUpdated: [0])]))
+    let staged = try checked(
+      [section(0, [1]), section(1, [2])], [section(0, [1], title: 1), section(1, [2])])
+    #expect(
+      staged
+        == StagedChangeset([
+          Changeset(data: [section(0, [1], title: 1), section(1, [2])], sectionUpdated: [0])
+        ]))
   }
 
   @Test("element changes inside sections")
@@ -60,7 +70,13 @@ struct SectionedChangesetTests {
   @Test("cross-section move")
   func crossSectionMove() throws {
     let staged = try checked([section(0, [1, 2]), section(1, [3])], [section(0, [1]), section(1, [3, 2])])
-    #expect(staged == StagedChangeset([Changeset(data: [section(0, [1]), section(1, [3, 2])], elementMoved: [Move(source: path(1, 0), target: path(1, 1))])]))
+    #expect(
+      staged
+        == StagedChangeset([
+          Changeset(
+            data: [section(0, [1]), section(1, [3, 2])],
+            elementMoved: [Move(source: path(1, 0), target: path(1, 1))])
+        ]))
   }
 
   @Test("an element leaving a moved section is addressed where the section stands after the move")
@@ -108,10 +124,15 @@ struct SectionedChangesetTests {
     #expect(try checked([], []).isEmpty)
     let sections = [section(0, [1, 2]), section(1, [])]
     #expect(try checked(sections, sections).isEmpty)
-    #expect(try checked([], sections) == StagedChangeset([Changeset(data: sections, sectionInserted: [0, 1])]))
+    #expect(
+      try checked([], sections) == StagedChangeset([Changeset(data: sections, sectionInserted: [0, 1])]))
     #expect(try checked(sections, []) == StagedChangeset([Changeset(data: [], sectionDeleted: [0, 1])]))
     let emptied = try checked(sections, [section(0, []), section(1, [])])
-    #expect(emptied == StagedChangeset([Changeset(data: [section(0, []), section(1, [])], elementDeleted: [path(0, 0), path(1, 0)])]))
+    #expect(
+      emptied
+        == StagedChangeset([
+          Changeset(data: [section(0, []), section(1, [])], elementDeleted: [path(0, 0), path(1, 0)])
+        ]))
   }
 
   @Test("duplicate section identifiers pair in order")

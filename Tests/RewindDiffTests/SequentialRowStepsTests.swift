@@ -16,7 +16,9 @@ private func replay(_ steps: [SequentialRowStep], on count: Int) -> [Int] {
 
 @Suite("Sequential row steps (NSTableView)")
 struct SequentialRowStepsTests {
-  @Test("every flat insert-and-move stage of random pairs replays to the same rows", arguments: [UInt64(0x5E9_0001)])
+  @Test(
+    "every flat insert-and-move stage of random pairs replays to the same rows",
+    arguments: [UInt64(0x5E9_0001)])
   func randomStages(seed: UInt64) {
     var generator = PairGenerator(seed: seed)
     for pair in 0..<2_000 {

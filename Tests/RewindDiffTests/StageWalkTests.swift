@@ -40,7 +40,8 @@ struct StageWalkTests {
       log.append("batch \(stage) \(changes.changeCount)")
     }
     #expect(finished)
-    #expect(log == ["data [1, 3]", "batch 0 1", "data [3, 4, 1]", "batch 1 2", "data [3, 4, 1'1]", "batch 2 1"])
+    #expect(
+      log == ["data [1, 3]", "batch 0 1", "data [3, 4, 1]", "batch 1 2", "data [3, 4, 1'1]", "batch 2 1"])
   }
 
   @Test("an interrupted walk stops before the stage and reports it")

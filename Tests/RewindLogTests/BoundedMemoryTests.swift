@@ -1,8 +1,8 @@
 import Foundation
 import Rewind
+import RewindTestSupport
 import Synchronization
 import Testing
-import RewindTestSupport
 
 @testable import RewindLog
 
@@ -30,7 +30,9 @@ import RewindTestSupport
     func contents(of directory: String) throws(IOError) -> [String] { try base.contents(of: directory) }
     func exists(_ path: String) -> Bool { base.exists(path) }
     func createDirectory(_ directory: String) throws(IOError) { try base.createDirectory(directory) }
-    func rename(_ source: String, to destination: String) throws(IOError) { try base.rename(source, to: destination) }
+    func rename(_ source: String, to destination: String) throws(IOError) {
+      try base.rename(source, to: destination)
+    }
     func remove(_ path: String) throws(IOError) { try base.remove(path) }
     func syncDirectory(_ directory: String) throws(IOError) { try base.syncDirectory(directory) }
     func lock(_ path: String) throws(IOError) -> any LogFileLock { try base.lock(path) }
@@ -56,7 +58,8 @@ import RewindTestSupport
 
   /// A log of `count` events in one segment; returns the segment's path.
   func makeLog(_ directory: String, count: UInt64 = 20) throws -> String {
-    let journal = try FileJournal<Note>(directory: directory, options: FileJournalOptions(durability: .grouped()))
+    let journal = try FileJournal<Note>(
+      directory: directory, options: FileJournalOptions(durability: .grouped()))
     for sequence in 1...count {
       try journal.append(event(sequence))
       if sequence % 5 == 0 { try journal.flush() }
@@ -68,7 +71,7 @@ import RewindTestSupport
   /// Stretches the file at `path` with a sparse zero tail of `bytes` (no disk blocks, no memory).
   func stretch(_ path: String, by bytes: UInt64) throws {
     let size = try #require(try FileManager.default.attributesOfItem(atPath: path)[.size] as? UInt64)
-    #expect(Glibc_truncate(path, off_t(size + bytes)) == 0)
+    #expect(systemTruncate(path, off_t(size + bytes)) == 0)
   }
 
   /// Far more than a window, so reading it whole would show.
@@ -91,13 +94,15 @@ import RewindTestSupport
     #expect(scanned.tornTail?.reason == "zero-filled tail")
     var exported = 0
     _ = try LogAudit.export(
-      directory: directory.path, options: ExportOptions(format: .jsonLines), progress: nil, fileSystem: fileSystem
+      directory: directory.path, options: ExportOptions(format: .jsonLines), progress: nil,
+      fileSystem: fileSystem
     ) { exported += $0.count }
     #expect(exported > 0)
     #expect(fileSystem.largest.value <= SegmentReader.windowSize)
 
     // Opening for writing cuts the tail off, reading no more at a time.
-    let journal = try FileJournal<Note>(directory: directory.path, options: testOptions, fileSystem: fileSystem)
+    let journal = try FileJournal<Note>(
+      directory: directory.path, options: testOptions, fileSystem: fileSystem)
     #expect(journal.recoveryReport.tornTail?.discardedBytes == Self.zeroTail)
     #expect(try journal.events(in: 1...20).count == 20)
     try journal.close()
@@ -159,7 +164,8 @@ import RewindTestSupport
     _ = FileManager.default.createFile(
       atPath: directory.path + "/" + SnapshotFile.fileName(sequence: 10), contents: Data(lying.bytes))
     let fileSystem = MeasuringFileSystem()
-    let journal = try FileJournal<Note>(directory: directory.path, options: testOptions, fileSystem: fileSystem)
+    let journal = try FileJournal<Note>(
+      directory: directory.path, options: testOptions, fileSystem: fileSystem)
     let loaded = journal.loadSnapshot(Notes.State.self)
     #expect(loaded.state == nil)
     #expect(loaded.recovery.rejected.count == 2)
@@ -178,11 +184,12 @@ final class Largest: Sendable {
   func max(_ value: Int) {
     var current = largest.load(ordering: .relaxed)
     while value > current {
-      let (exchanged, original) = largest.compareExchange(expected: current, desired: value, ordering: .relaxed)
+      let (exchanged, original) = largest.compareExchange(
+        expected: current, desired: value, ordering: .relaxed)
       if exchanged { return }
       current = original
     }
   }
 }
 
-private func Glibc_truncate(_ path: String, _ size: off_t) -> Int32 { truncate(path, size) }
+private func systemTruncate(_ path: String, _ size: off_t) -> Int32 { truncate(path, size) }

@@ -1,9 +1,9 @@
 import Foundation
 import Rewind
+import RewindTestSupport
 import RewindTesting
 import Synchronization
 import Testing
-import RewindTestSupport
 
 @testable import RewindLog
 
@@ -31,7 +31,8 @@ import RewindTestSupport
   }
 
   func segmentNames(_ directory: String) throws -> [String] {
-    try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasPrefix("segment-") }.sorted()
+    try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasPrefix("segment-") }
+      .sorted()
   }
 
   func frames(_ bytes: [UInt8]) throws -> [Frame.Parsed] {
@@ -48,7 +49,8 @@ import RewindTestSupport
   /// checksum, as a forger without the chain would. Returns the segment, the frame's offset and its first
   /// sequence number.
   func tamper(
-    _ directory: String, segment segmentIndex: Int, frame frameIndex: Int, _ change: (inout [UInt8], Frame.Parsed) -> Void
+    _ directory: String, segment segmentIndex: Int, frame frameIndex: Int,
+    _ change: (inout [UInt8], Frame.Parsed) -> Void
   ) throws -> (segment: String, offset: UInt64, first: UInt64) {
     let name = try segmentNames(directory)[segmentIndex]
     let path = directory + "/" + name
@@ -56,7 +58,9 @@ import RewindTestSupport
     let frame = try frames(bytes)[frameIndex]
     change(&bytes, frame)
     let crc = CRC32C.mask(CRC32C.checksum(bytes[(frame.offset + 4)..<(frame.offset + frame.totalSize)]))
-    withUnsafeBytes(of: crc.littleEndian) { bytes.replaceSubrange(frame.offset..<(frame.offset + 4), with: $0) }
+    withUnsafeBytes(of: crc.littleEndian) {
+      bytes.replaceSubrange(frame.offset..<(frame.offset + 4), with: $0)
+    }
     try Data(bytes).write(to: URL(fileURLWithPath: path))
     return (name, UInt64(frame.offset), frame.firstSequence)
   }
@@ -161,15 +165,20 @@ import RewindTestSupport
     }
     let genesis = SHA256.hash([0])
     let first = item(0..<50, previous: genesis, wrong: false, last: 0)
-    check.submit(segment: "a", bytes: bytes, frames: [first, item(50..<90, previous: first.stored, wrong: false, last: 1)])
+    check.submit(
+      segment: "a", bytes: bytes,
+      frames: [first, item(50..<90, previous: first.stored, wrong: false, last: 1)])
     check.submit(
       segment: "b", bytes: bytes,
       frames: [
-        item(90..<120, previous: genesis, wrong: false, last: 2), item(120..<150, previous: genesis, wrong: true, last: 3),
+        item(90..<120, previous: genesis, wrong: false, last: 2),
+        item(120..<150, previous: genesis, wrong: true, last: 3),
         item(150..<200, previous: genesis, wrong: true, last: 4),
       ])
     check.submit(segment: "c", bytes: bytes, frames: [item(0..<10, previous: genesis, wrong: true, last: 5)])
-    #expect(throws: FileJournalError.tampered(segment: "b", offset: 120, lastGoodSequence: 3)) { try check.finish() }
+    #expect(throws: FileJournalError.tampered(segment: "b", offset: 120, lastGoodSequence: 3)) {
+      try check.finish()
+    }
     // A check with nothing wrong passes, and finishing twice is harmless.
     let clean = ChainCheck(key: nil)
     clean.submit(segment: "a", bytes: bytes, frames: [first])

@@ -60,7 +60,8 @@ import Testing
     var hasher = SHA256()
     let chunk = [UInt8](repeating: UInt8(ascii: "a"), count: 1000)
     for _ in 0..<1000 { hasher.update(chunk) }
-    #expect(hasher.finalize().description == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+    #expect(
+      hasher.finalize().description == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
   }
 
   @Test func sha256IsTheSameForEverySplit() {

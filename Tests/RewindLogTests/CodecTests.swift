@@ -1,7 +1,7 @@
 import Foundation
 import Rewind
-import Testing
 import RewindTestSupport
+import Testing
 
 @testable import RewindLog
 
@@ -30,7 +30,8 @@ struct Sample: Codable, Equatable {
 
 @Suite struct CodecTests {
   let sample = Sample(
-    name: "héllo ✓", small: -128, big: .max, negative: .min, ratio: -0.5, float: 3.25, flag: true, optional: nil,
+    name: "héllo ✓", small: -128, big: .max, negative: .min, ratio: -0.5, float: 3.25, flag: true,
+    optional: nil,
     present: 42, list: [1, -2, 300_000], nested: [[], ["a", "b"]], map: ["x": 1, "y": -1],
     kinds: [.plain, .tagged("t", count: 9)], date: Date(timeIntervalSince1970: 1_700_000_000.25),
     data: Data([0, 1, 255]))
@@ -57,7 +58,9 @@ struct Sample: Codable, Equatable {
     let bytes = try BinaryEncoder().encode(["a": 300])
     #expect(throws: DecodingError.self) { try BinaryDecoder().decode([String: Int8].self, from: bytes) }
     #expect(throws: DecodingError.self) { try BinaryDecoder().decode(Sample.self, from: bytes) }
-    #expect(throws: (any Error).self) { try BinaryDecoder().decode(UInt.self, from: try BinaryEncoder().encode(-1)) }
+    #expect(throws: (any Error).self) {
+      try BinaryDecoder().decode(UInt.self, from: try BinaryEncoder().encode(-1))
+    }
   }
 
   @Test func depthIsBounded() {
@@ -101,14 +104,17 @@ struct Sample: Codable, Equatable {
   @Test func typeNamesComeFromCaseNamesOrTheProtocol() throws {
     for codec in EventCodec.allCases {
       let directory = TemporaryDirectory()
-      let notes = try FileJournal<Note>(directory: directory.path + "/notes", options: FileJournalOptions(codec: codec))
+      let notes = try FileJournal<Note>(
+        directory: directory.path + "/notes", options: FileJournalOptions(codec: codec))
       for (index, action) in [Note.add("x"), .clear, .remove(index: 1)].enumerated() {
-        try notes.append(Event(sequence: UInt64(index + 1), timestamp: Date(), metadata: event(1).metadata, action: action))
+        try notes.append(
+          Event(sequence: UInt64(index + 1), timestamp: Date(), metadata: event(1).metadata, action: action))
       }
       #expect(try notes.inspect().map(\.typeName) == ["add", "clear", "remove"])
       #expect(try notes.inspect().map(\.schemaVersion) == [1, 1, 1])
       try notes.close()
-      let renamed = try FileJournal<Renamed>(directory: directory.path + "/renamed", options: FileJournalOptions(codec: codec))
+      let renamed = try FileJournal<Renamed>(
+        directory: directory.path + "/renamed", options: FileJournalOptions(codec: codec))
       try renamed.append(Event(sequence: 1, timestamp: Date(), metadata: event(1).metadata, action: .old))
       #expect(try renamed.inspect().map(\.typeName) == ["renamed-old"])
       #expect(try renamed.inspect().map(\.schemaVersion) == [3])

@@ -1,8 +1,8 @@
 import Dispatch
 import Foundation
 import Rewind
-import Testing
 import RewindTestSupport
+import Testing
 
 @testable import RewindLog
 
@@ -73,9 +73,11 @@ import RewindTestSupport
     let label = "\(failure) / \(kind) / \(timing)"
     let fileSystem = FaultyFileSystem(seed: 11)
     let options = FileJournalOptions(
-      durability: kind == .immediateAppend ? .immediate : .grouped(), segmentSize: failure.rolls ? 256 : 1 << 20)
+      durability: kind == .immediateAppend ? .immediate : .grouped(),
+      segmentSize: failure.rolls ? 256 : 1 << 20)
     let journal = try FileJournal<Note>(directory: "/log", options: options, fileSystem: fileSystem)
-    let store = try Store(initialState: Notes.State(), reducer: Notes(), journal: journal, diagnostics: { _ in })
+    let store = try Store(
+      initialState: Notes.State(), reducer: Notes(), journal: journal, diagnostics: { _ in })
     // One durable frame first, so that the next frame rolls to a new segment when the segments are small.
     store.send(note(1))
     try journal.flush()
@@ -105,7 +107,9 @@ import RewindTestSupport
       start(kind, journal: journal, store: store, statuses: statuses, completion: completion)
     }
     if before {
-      if kind == .immediateAppend { try await Self.until(label) { reached.wait(timeout: .now()) == .success } }
+      if kind == .immediateAppend {
+        try await Self.until(label) { reached.wait(timeout: .now()) == .success }
+      }
       if kind != .statusUpdates {
         try await Self.until(label) { journal.committer.read(\.queuedWaiterCount) > 0 }
       }
@@ -144,13 +148,18 @@ import RewindTestSupport
     case .failure(let error):
       #expect(kind != .statusUpdates, "\(label)")
       // What was written is served; a read fails only when its events never reached the file.
-      #expect(kind.waitsForDurability || written < held, "\(label): what was written should be served: \(error)")
+      #expect(
+        kind.waitsForDurability || written < held, "\(label): what was written should be served: \(error)")
       let expected: Bool
       switch error {
-      case FileJournalError.durabilityLost(let cause): expected = cause.code == (failure == .sync ? EIO : ENOSPC)
-      case FileJournalError.notAppended(let sequence, let last): expected = sequence > last && last == appended
+      case FileJournalError.durabilityLost(let cause):
+        expected = cause.code == (failure == .sync ? EIO : ENOSPC)
+      case FileJournalError.notAppended(let sequence, let last):
+        expected = sequence > last && last == appended
       case let refused as RefusedEventError:
-        if case FileJournalError.durabilityLost? = refused.reason as? FileJournalError { expected = true } else {
+        if case FileJournalError.durabilityLost? = refused.reason as? FileJournalError {
+          expected = true
+        } else {
           expected = false
         }
       default: expected = false
@@ -183,15 +192,27 @@ import RewindTestSupport
         for await status in statuses { seen.append(status) }
         return .statuses(seen)
       }
-    case .flush: Completion.onThread(completion) { try journal.flush(); return .done }
-    case .close: Completion.onThread(completion) { try journal.close(); return .done }
-    case .anchor: Completion.onThread(completion) { _ = try journal.anchor(); return .done }
+    case .flush:
+      Completion.onThread(completion) {
+        try journal.flush(); return .done
+      }
+    case .close:
+      Completion.onThread(completion) {
+        try journal.close(); return .done
+      }
+    case .anchor:
+      Completion.onThread(completion) {
+        _ = try journal.anchor(); return .done
+      }
     case .snapshot:
       Completion.onThread(completion) {
         try journal.writeSnapshot(Notes.State(), at: last)
         return .done
       }
-    case .handedToOS: Completion.onThread(completion) { try journal.waitUntilHandedToOS(); return .done }
+    case .handedToOS:
+      Completion.onThread(completion) {
+        try journal.waitUntilHandedToOS(); return .done
+      }
     case .eventsInRange: Completion.onThread(completion) { .events(try journal.events(in: 1...last)) }
     case .forEachEvent:
       Completion.onThread(completion) {

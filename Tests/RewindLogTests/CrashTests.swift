@@ -56,7 +56,9 @@ import Testing
         acknowledgedTotal += outcome.acknowledged
         if journal.recoveryReport.tornTail != nil { tornTails += 1 }
         var ok = last >= outcome.acknowledged
-        if !ok { Issue.record("seed \(seed) trial \(trial): acknowledged \(outcome.acknowledged), recovered \(last)") }
+        if !ok {
+          Issue.record("seed \(seed) trial \(trial): acknowledged \(outcome.acknowledged), recovered \(last)")
+        }
         var expected: UInt64 = 1
         try journal.forEachEvent(from: 1) { event in
           if event.sequence != expected || event.action != CrashAction(expected) {

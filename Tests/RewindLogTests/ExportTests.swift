@@ -1,8 +1,8 @@
 import Foundation
 import Rewind
+import RewindTestSupport
 import RewindTesting
 import Testing
-import RewindTestSupport
 
 @testable import RewindLog
 
@@ -18,24 +18,34 @@ enum Reading: Codable, Sendable {
   ) throws -> FaultyFileSystem {
     let fileSystem = FaultyFileSystem(seed: 0)
     let journal = try FileJournal<Note>(
-      directory: "/log", options: FileJournalOptions(segmentSize: segmentSize, codec: codec), fileSystem: fileSystem)
+      directory: "/log", options: FileJournalOptions(segmentSize: segmentSize, codec: codec),
+      fileSystem: fileSystem)
     for sequence in 1...count {
       try journal.append(event(sequence))
       if framePerEvent { try journal.flush() }
     }
-    let metadata = EventMetadata(actor: nil, source: .system, correlationID: CorrelationID(rawValue: count + 1))
+    let metadata = EventMetadata(
+      actor: nil, source: .system, correlationID: CorrelationID(rawValue: count + 1))
     try journal.append(
-      Event(sequence: count + 1, timestamp: Date(timeIntervalSince1970: 1_800_000_000.25), metadata: metadata, payload: .command(.undo(to: 2))))
+      Event(
+        sequence: count + 1, timestamp: Date(timeIntervalSince1970: 1_800_000_000.25), metadata: metadata,
+        payload: .command(.undo(to: 2))))
     try journal.append(
-      Event(sequence: count + 2, timestamp: Date(timeIntervalSince1970: 1_800_000_001), metadata: metadata, payload: .command(.endTransaction)))
+      Event(
+        sequence: count + 2, timestamp: Date(timeIntervalSince1970: 1_800_000_001), metadata: metadata,
+        payload: .command(.endTransaction)))
     try journal.close()
     return fileSystem
   }
 
-  func export(_ fileSystem: FaultyFileSystem, _ options: ExportOptions) throws -> (bytes: [UInt8], chunks: Int, summary: ExportSummary) {
+  func export(_ fileSystem: FaultyFileSystem, _ options: ExportOptions) throws -> (
+    bytes: [UInt8], chunks: Int, summary: ExportSummary
+  ) {
     var bytes: [UInt8] = []
     var chunks = 0
-    let summary = try LogAudit.export(directory: "/log", options: options, progress: nil, fileSystem: fileSystem) {
+    let summary = try LogAudit.export(
+      directory: "/log", options: options, progress: nil, fileSystem: fileSystem
+    ) {
       bytes += $0
       chunks += 1
     }
@@ -52,7 +62,8 @@ enum Reading: Codable, Sendable {
   }
 
   static func isAttributeName(_ name: String) -> Bool {
-    (1...20).contains(name.utf8.count) && name.utf8.allSatisfy { (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) }
+    (1...20).contains(name.utf8.count)
+      && name.utf8.allSatisfy { (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) }
   }
 
   static func isRFC3339(_ text: String) -> Bool {
@@ -78,7 +89,8 @@ enum Reading: Codable, Sendable {
 
   @Test(arguments: EventCodec.allCases) func cloudEventLinesMapEveryEvent(_ codec: EventCodec) throws {
     let fileSystem = try makeLog(count: 30, codec: codec)
-    let logIDHex = try #require(try LogScanner(fileSystem: fileSystem, directory: "/log").scan().logID).hexadecimal
+    let logIDHex = try #require(try LogScanner(fileSystem: fileSystem, directory: "/log").scan().logID)
+      .hexadecimal
     let output = try export(fileSystem, ExportOptions(format: .cloudEventsLines))
     let objects = try lines(output.bytes)
     #expect(objects.count == 32 && output.summary.eventCount == 32 && output.summary.sequences == 1...32)
@@ -91,7 +103,9 @@ enum Reading: Codable, Sendable {
       #expect(object["actor"] as? String == original.metadata.actor)
       #expect(object["correlation"] as? String == String(original.metadata.correlationID.rawValue))
       if case .effect(let cause) = original.metadata.source {
-        #expect(object["origin"] as? String == "effect" && object["causation"] as? String == EventExportMapper.padded(cause))
+        #expect(
+          object["origin"] as? String == "effect"
+            && object["causation"] as? String == EventExportMapper.padded(cause))
       } else {
         #expect(object["origin"] as? String == "user" && object["causation"] == nil)
       }
@@ -101,7 +115,9 @@ enum Reading: Codable, Sendable {
       #expect(object["type"] as? String == object["subject"] as? String)
       let stamp = original.timestamp.timeIntervalSince1970
       let time = try #require(object["time"] as? String)
-      #expect(time.hasPrefix(RFC3339.format(sinceReferenceDate: original.timestamp.timeIntervalSinceReferenceDate) ?? "-"))
+      #expect(
+        time.hasPrefix(
+          RFC3339.format(sinceReferenceDate: original.timestamp.timeIntervalSinceReferenceDate) ?? "-"))
       #expect(abs((ISO8601DateFormatter().date(from: time)?.timeIntervalSince1970 ?? 0) - stamp) < 1)
     }
     #expect(objects[30]["type"] as? String == "rewind.undo")
@@ -112,7 +128,8 @@ enum Reading: Codable, Sendable {
 
   @Test func aBatchIsOneJSONArrayAndSourceAndTypePrefixApply() throws {
     let fileSystem = try makeLog(count: 10)
-    let options = ExportOptions(format: .cloudEventsBatch, source: "/apps/notes", typePrefix: "com.example.notes.")
+    let options = ExportOptions(
+      format: .cloudEventsBatch, source: "/apps/notes", typePrefix: "com.example.notes.")
     let output = try export(fileSystem, options)
     let array = try #require(try JSONSerialization.jsonObject(with: Data(output.bytes)) as? [[String: Any]])
     #expect(array.count == 12)
@@ -122,7 +139,9 @@ enum Reading: Codable, Sendable {
     let empty = FaultyFileSystem(seed: 1)
     try empty.createDirectory("/log")
     let none = try export(empty, options)
-    #expect(try JSONSerialization.jsonObject(with: Data(none.bytes)) as? [Any] != nil && none.summary.eventCount == 0)
+    #expect(
+      try JSONSerialization.jsonObject(with: Data(none.bytes)) as? [Any] != nil
+        && none.summary.eventCount == 0)
   }
 
   @Test func plainJSONLinesCarryTheEnvelopeAndThePayloadTree() throws {
@@ -138,10 +157,13 @@ enum Reading: Codable, Sendable {
 
   @Test func aPayloadJSONCannotShowGoesInBase64() throws {
     let fileSystem = FaultyFileSystem(seed: 0)
-    let journal = try FileJournal<Reading>(directory: "/log", options: FileJournalOptions(), fileSystem: fileSystem)
+    let journal = try FileJournal<Reading>(
+      directory: "/log", options: FileJournalOptions(), fileSystem: fileSystem)
     let metadata = EventMetadata(actor: nil, source: .user, correlationID: CorrelationID(rawValue: 1))
-    try journal.append(Event(sequence: 1, timestamp: Date(timeIntervalSince1970: 0), metadata: metadata, action: .value(.nan)))
-    try journal.append(Event(sequence: 2, timestamp: Date(timeIntervalSince1970: 0), metadata: metadata, action: .value(1.5)))
+    try journal.append(
+      Event(sequence: 1, timestamp: Date(timeIntervalSince1970: 0), metadata: metadata, action: .value(.nan)))
+    try journal.append(
+      Event(sequence: 2, timestamp: Date(timeIntervalSince1970: 0), metadata: metadata, action: .value(1.5)))
     try journal.close()
     let output = try export(fileSystem, ExportOptions())
     let objects = try lines(output.bytes)
@@ -171,12 +193,15 @@ enum Reading: Codable, Sendable {
 
   @Test func aTamperedLogStopsTheExportWithAnErrorAfterAVerifiedPrefix() throws {
     let fileSystem = try makeLog(count: 40, framePerEvent: true)
-    let name = try #require(try fileSystem.contents(of: "/log").filter { $0.hasPrefix("segment-") }.sorted().last)
+    let name = try #require(
+      try fileSystem.contents(of: "/log").filter { $0.hasPrefix("segment-") }.sorted().last)
     let file = try fileSystem.open("/log/" + name, create: false)
     var bytes = try file.read(at: 0, count: Int(try file.size()))
     // The newest frame of the log: everything before it verifies.
     var offset = try SegmentHeader.parse(bytes).get().size
-    while case .frame(let next) = Frame.parse(bytes, at: offset), offset + next.totalSize < bytes.count { offset += next.totalSize }
+    while case .frame(let next) = Frame.parse(bytes, at: offset), offset + next.totalSize < bytes.count {
+      offset += next.totalSize
+    }
     guard case .frame(let frame) = Frame.parse(bytes, at: offset) else { throw CancellationError() }
     #expect(frame.firstSequence > 1)
     bytes[frame.records[0].upperBound - 2] ^= 0x20
@@ -184,8 +209,12 @@ enum Reading: Codable, Sendable {
     withUnsafeBytes(of: crc.littleEndian) { bytes.replaceSubrange(offset..<(offset + 4), with: $0) }
     try file.write(bytes, at: 0)
     var written: [UInt8] = []
-    #expect(throws: FileJournalError.tampered(segment: name, offset: UInt64(offset), lastGoodSequence: frame.firstSequence - 1)) {
-      try LogAudit.export(directory: "/log", options: ExportOptions(), progress: nil, fileSystem: fileSystem) {
+    #expect(
+      throws: FileJournalError.tampered(
+        segment: name, offset: UInt64(offset), lastGoodSequence: frame.firstSequence - 1)
+    ) {
+      try LogAudit.export(directory: "/log", options: ExportOptions(), progress: nil, fileSystem: fileSystem)
+      {
         written += $0
       }
     }
@@ -200,7 +229,8 @@ enum Reading: Codable, Sendable {
     let path = directory.path + "/export.jsonl"
     #expect(FileManager.default.createFile(atPath: path, contents: nil))
     let handle = try #require(FileHandle(forWritingAtPath: path))
-    let summary = try LogAudit.export(directory: directory.path, to: handle, options: ExportOptions(format: .jsonLines))
+    let summary = try LogAudit.export(
+      directory: directory.path, to: handle, options: ExportOptions(format: .jsonLines))
     try handle.close()
     let text = try String(contentsOfFile: path, encoding: .utf8)
     #expect(summary.eventCount == 5 && text.split(separator: "\n").count == 5)
@@ -212,7 +242,9 @@ enum Reading: Codable, Sendable {
     for _ in 0..<500 {
       let seconds = Double(Int64.random(in: -2_000_000_000...4_000_000_000, using: &random))
       let date = Date(timeIntervalSince1970: seconds)
-      #expect(RFC3339.format(sinceReferenceDate: date.timeIntervalSinceReferenceDate) == formatter.string(from: date), "seed 3339, \(seconds)")
+      #expect(
+        RFC3339.format(sinceReferenceDate: date.timeIntervalSinceReferenceDate)
+          == formatter.string(from: date), "seed 3339, \(seconds)")
     }
     #expect(RFC3339.format(sinceReferenceDate: .nan) == nil)
     #expect(RFC3339.format(sinceReferenceDate: 0.5) == "2001-01-01T00:00:00.5Z")
@@ -246,7 +278,8 @@ enum Reading: Codable, Sendable {
       #expect(event.timestamp == original.timestamp && event.actor == original.metadata.actor)
       #expect(event.correlationID == original.metadata.correlationID.rawValue)
       #expect(event.origin == (original.metadata.source.isEffect ? "effect" : "user"))
-      #expect(event.cause == { if case .effect(let cause) = original.metadata.source { cause } else { nil } }())
+      #expect(
+        event.cause == { if case .effect(let cause) = original.metadata.source { cause } else { nil } }())
       #expect(event.action != nil && event.command == nil && event.codec == .json)
       #expect(location.sequence == event.sequence && location.segment.hasPrefix("segment-"))
     }
@@ -266,11 +299,11 @@ enum Reading: Codable, Sendable {
     try journal.close()
     let stream = OutputStream.toMemory()
     stream.open()
-    let summary = try LogAudit.export(directory: directory.path, to: stream, options: ExportOptions(format: .cloudEventsBatch))
+    let summary = try LogAudit.export(
+      directory: directory.path, to: stream, options: ExportOptions(format: .cloudEventsBatch))
     stream.close()
     let data = try #require(stream.property(forKey: .dataWrittenToMemoryStreamKey) as? Data)
     #expect(data.count == Int(summary.bytesWritten))
     #expect((try JSONSerialization.jsonObject(with: data) as? [Any])?.count == 5)
   }
 }
-

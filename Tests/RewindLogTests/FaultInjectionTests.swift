@@ -1,7 +1,7 @@
 import Foundation
 import Rewind
-import Testing
 import RewindTestSupport
+import Testing
 
 @testable import RewindLog
 
@@ -34,7 +34,8 @@ import RewindTestSupport
     var random = TestRandom(seed: seed)
     let injects = seed % 3 != 0
     let fileSystem = FaultyFileSystem(
-      seed: seed, failAt: injects ? Int(random.next() % 40) + 1 : nil, failCode: random.next() % 2 == 0 ? EIO : ENOSPC,
+      seed: seed, failAt: injects ? Int(random.next() % 40) + 1 : nil,
+      failCode: random.next() % 2 == 0 ? EIO : ENOSPC,
       sticky: random.next() % 2 == 0)
     let durability: Durability = random.next() % 4 == 0 ? .immediate : .grouped()
     let options = FileJournalOptions(durability: durability, segmentSize: 512 + Int(random.next() % 1024))
@@ -138,7 +139,9 @@ import RewindTestSupport
     let crashed = fileSystem.powerLoss(seed: seed)
     try reopened.close()
     let recovered = try FileJournal<Note>(directory: "/log", options: testOptions, fileSystem: crashed)
-    #expect(recovered.lastSequence >= durable, "seed \(seed): reported \(durable) durable, \(recovered.lastSequence) survived")
+    #expect(
+      recovered.lastSequence >= durable,
+      "seed \(seed): reported \(durable) durable, \(recovered.lastSequence) survived")
     try recovered.close()
   }
 

@@ -1,7 +1,7 @@
-import Rewind
-import Foundation
-import RewindLog
 import Dispatch
+import Foundation
+import Rewind
+import RewindLog
 import Synchronization
 
 #if canImport(Glibc)
@@ -54,12 +54,15 @@ final class FaultyFileSystem: LogFileSystem {
   let model: Locked<Model>
 
   init(seed: UInt64, failAt: Int? = nil, failCode: Int32 = EIO, sticky: Bool = false) {
-    model = Locked(Model(failAt: failAt, failCode: failCode, sticky: sticky, generator: TestRandom(seed: seed)))
+    model = Locked(
+      Model(failAt: failAt, failCode: failCode, sticky: sticky, generator: TestRandom(seed: seed)))
   }
 
   /// Makes the next operation of `kind` fail with `code` (and every later one when `sticky`); counts only
   /// operations of that kind from now on.
-  func failNext(_ kind: Operation, code: Int32, sticky: Bool = false, pause: (DispatchSemaphore, DispatchSemaphore)? = nil) {
+  func failNext(
+    _ kind: Operation, code: Int32, sticky: Bool = false, pause: (DispatchSemaphore, DispatchSemaphore)? = nil
+  ) {
     model.withLock { model in
       model.failing = [kind]
       model.operations = 0
@@ -96,8 +99,12 @@ final class FaultyFileSystem: LogFileSystem {
             switch generator.next() % 6 {
             case 0, 1: Self.write(data, at: offset, into: &bytes)
             case 2, 3: break
-            case 4: Self.write(data.map { _ in UInt8(truncatingIfNeeded: generator.next()) }, at: offset, into: &bytes)
-            default: Self.write(Array(data.prefix(Int(generator.next() % UInt64(data.count + 1)))), at: offset, into: &bytes)
+            case 4:
+              Self.write(
+                data.map { _ in UInt8(truncatingIfNeeded: generator.next()) }, at: offset, into: &bytes)
+            default:
+              Self.write(
+                Array(data.prefix(Int(generator.next() % UInt64(data.count + 1)))), at: offset, into: &bytes)
             }
           }
         }
@@ -115,12 +122,16 @@ final class FaultyFileSystem: LogFileSystem {
   }
 
   static func write(_ data: [UInt8], at offset: Int, into bytes: inout [UInt8]) {
-    if bytes.count < offset + data.count { bytes.append(contentsOf: repeatElement(0, count: offset + data.count - bytes.count)) }
+    if bytes.count < offset + data.count {
+      bytes.append(contentsOf: repeatElement(0, count: offset + data.count - bytes.count))
+    }
     bytes.replaceSubrange(offset..<(offset + data.count), with: data)
   }
 
   static func resize(_ bytes: inout [UInt8], to size: Int) {
-    if bytes.count > size { bytes.removeLast(bytes.count - size) } else {
+    if bytes.count > size {
+      bytes.removeLast(bytes.count - size)
+    } else {
       bytes.append(contentsOf: repeatElement(0, count: size - bytes.count))
     }
   }
@@ -136,7 +147,8 @@ final class FaultyFileSystem: LogFileSystem {
 
   /// Fails an operation of `kind` when it must: after the pause, if one is set (outside the model's lock).
   fileprivate func check(_ kind: Operation, _ operation: String, _ path: String) throws(IOError) {
-    let (code, pause) = model.withLock { model -> (Int32?, (reached: DispatchSemaphore, release: DispatchSemaphore)?) in
+    let (code, pause) = model.withLock {
+      model -> (Int32?, (reached: DispatchSemaphore, release: DispatchSemaphore)?) in
       let code = shouldFail(&model, kind)
       defer { if code != nil { model.pause = nil } }
       return (code, code != nil ? model.pause : nil)
@@ -168,13 +180,19 @@ final class FaultyFileSystem: LogFileSystem {
   func contents(of directory: String) throws(IOError) -> [String] {
     model.withLock { model in
       let prefix = directory + "/"
-      let entries = model.names.keys.filter { $0.hasPrefix(prefix) && !$0.dropFirst(prefix.count).contains("/") }
-      let directories = model.directories.filter { $0.hasPrefix(prefix) && !$0.dropFirst(prefix.count).contains("/") }
+      let entries = model.names.keys.filter {
+        $0.hasPrefix(prefix) && !$0.dropFirst(prefix.count).contains("/")
+      }
+      let directories = model.directories.filter {
+        $0.hasPrefix(prefix) && !$0.dropFirst(prefix.count).contains("/")
+      }
       return (entries + directories).map { String($0.dropFirst(prefix.count)) }
     }
   }
 
-  func exists(_ path: String) -> Bool { model.withLock { $0.names[path] != nil || $0.directories.contains(path) } }
+  func exists(_ path: String) -> Bool {
+    model.withLock { $0.names[path] != nil || $0.directories.contains(path) }
+  }
 
   func createDirectory(_ directory: String) throws(IOError) {
     _ = model.withLock { $0.directories.insert(directory) }
@@ -183,7 +201,9 @@ final class FaultyFileSystem: LogFileSystem {
   func rename(_ source: String, to destination: String) throws(IOError) {
     try check(.rename, "rename", source)
     try model.withLock { model throws(IOError) in
-      guard let id = model.names.removeValue(forKey: source) else { throw IOError(operation: "rename", path: source, code: ENOENT) }
+      guard let id = model.names.removeValue(forKey: source) else {
+        throw IOError(operation: "rename", path: source, code: ENOENT)
+      }
       model.names[destination] = id
     }
   }
@@ -196,15 +216,21 @@ final class FaultyFileSystem: LogFileSystem {
     try check(.syncDirectory, "sync", directory)
     model.withLock { model in
       let prefix = directory + "/"
-      let inDirectory = { (path: String) in path.hasPrefix(prefix) && !path.dropFirst(prefix.count).contains("/") }
-      for path in model.durableNames.keys where inDirectory(path) { model.durableNames.removeValue(forKey: path) }
+      let inDirectory = { (path: String) in
+        path.hasPrefix(prefix) && !path.dropFirst(prefix.count).contains("/")
+      }
+      for path in model.durableNames.keys where inDirectory(path) {
+        model.durableNames.removeValue(forKey: path)
+      }
       for (path, id) in model.names where inDirectory(path) { model.durableNames[path] = id }
     }
   }
 
   func lock(_ path: String) throws(IOError) -> any LogFileLock {
     try model.withLock { model throws(IOError) in
-      guard model.locks.insert(path).inserted else { throw IOError(operation: "lock", path: path, code: EWOULDBLOCK) }
+      guard model.locks.insert(path).inserted else {
+        throw IOError(operation: "lock", path: path, code: EWOULDBLOCK)
+      }
     }
     return FaultyLock(fileSystem: self, path: path)
   }

@@ -16,7 +16,8 @@ func event(_ sequence: UInt64) -> Event<Note> {
   Event(
     sequence: sequence, timestamp: Date(timeIntervalSince1970: 1_700_000_000 + Double(sequence)),
     metadata: EventMetadata(
-      actor: sequence % 2 == 0 ? "alice" : nil, source: sequence % 3 == 0 ? .effect(cause: sequence - 1) : .user,
+      actor: sequence % 2 == 0 ? "alice" : nil,
+      source: sequence % 3 == 0 ? .effect(cause: sequence - 1) : .user,
       correlationID: CorrelationID(rawValue: sequence)),
     action: note(sequence))
 }
@@ -30,7 +31,8 @@ func appendNotes(
   key: ChainKey? = nil
 ) throws {
   let journal = try FileJournal<Note>(
-    directory: "/log", options: FileJournalOptions(durability: .grouped(), segmentSize: segmentSize, chainKey: key),
+    directory: "/log",
+    options: FileJournalOptions(durability: .grouped(), segmentSize: segmentSize, chainKey: key),
     fileSystem: fileSystem)
   var sequence = journal.lastSequence
   let end = sequence + count

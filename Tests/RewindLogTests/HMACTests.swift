@@ -62,7 +62,9 @@ import Testing
   }
 
   @Test func chainKeyRejectsShortKeysAndBadHexAndHidesItsBytes() throws {
-    #expect(throws: ChainKey.Problem.tooShort(length: 15)) { try ChainKey(bytes: [UInt8](repeating: 1, count: 15)) }
+    #expect(throws: ChainKey.Problem.tooShort(length: 15)) {
+      try ChainKey(bytes: [UInt8](repeating: 1, count: 15))
+    }
     #expect(throws: ChainKey.Problem.notHexadecimal) { try ChainKey(hex: "abc") }
     #expect(throws: ChainKey.Problem.notHexadecimal) { try ChainKey(hex: String(repeating: "zz", count: 16)) }
     let hex = String(repeating: "a1", count: 32)

@@ -1,8 +1,7 @@
 import Foundation
-
 import Rewind
-import Testing
 import RewindTestSupport
+import Testing
 
 @testable import RewindLog
 
@@ -37,7 +36,8 @@ import RewindTestSupport
   @Test(arguments: [Durability.none, .grouped(), .grouped(window: .milliseconds(1)), .immediate])
   func everyDurabilityLevelAcknowledgesAndReadsBack(durability: Durability) async throws {
     let directory = TemporaryDirectory()
-    let journal = try FileJournal<Note>(directory: directory.path, options: FileJournalOptions(durability: durability))
+    let journal = try FileJournal<Note>(
+      directory: directory.path, options: FileJournalOptions(durability: durability))
     for sequence in UInt64(1)...50 {
       try journal.append(event(sequence))
       if durability == .immediate { #expect(journal.durableSequence == sequence) }
@@ -109,7 +109,10 @@ import RewindTestSupport
       directory: directory.path, initialState: Notes.State(), reducer: Notes(), history: .undoEveryAction)
     #expect(store.state == before)
     let journal = try #require(store.journal as? FileJournal<Note>)
-    #expect(try journal.inspect(from: 21, through: 23).map(\.typeName) == ["rewind.undo", "rewind.undo", "rewind.redo"])
+    #expect(
+      try journal.inspect(from: 21, through: 23).map(\.typeName) == [
+        "rewind.undo", "rewind.undo", "rewind.redo",
+      ])
   }
 
   @Test func aStoreReportsLostDurabilityAndKeepsWorkingInMemory() async throws {
@@ -171,7 +174,8 @@ final class DiagnosticLog: Sendable {
     await #expect {
       try await store.waitForDurability()
     } throws: { error in
-      guard let refused = error as? RefusedEventError, case FileJournalError.eventTooLarge(20, _)? = refused.reason as? FileJournalError
+      guard let refused = error as? RefusedEventError,
+        case FileJournalError.eventTooLarge(20, _)? = refused.reason as? FileJournalError
       else { return false }
       return refused.sequence == 20
     }
@@ -206,7 +210,8 @@ final class DiagnosticLog: Sendable {
     await #expect {
       try await store.waitForDurability()
     } throws: { error in
-      guard let refused = error as? RefusedEventError, case FileJournalError.unencodableEvent(2, _)? = refused.reason as? FileJournalError
+      guard let refused = error as? RefusedEventError,
+        case FileJournalError.unencodableEvent(2, _)? = refused.reason as? FileJournalError
       else { return false }
       return refused.sequence == 2
     }

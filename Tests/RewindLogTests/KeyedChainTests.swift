@@ -1,7 +1,7 @@
 import Foundation
 import Rewind
-import Testing
 import RewindTestSupport
+import Testing
 
 @testable import RewindLog
 
@@ -10,19 +10,27 @@ import RewindTestSupport
   static let key = ChainKey(unchecked: (0..<32).map { UInt8($0) })
   static let otherKey = ChainKey(unchecked: (0..<32).map { UInt8(255 - $0) })
 
-  func makeLog(count: UInt64, key: ChainKey?, perFrame: UInt64 = 1, segmentSize: Int = 4096) throws -> FaultyFileSystem {
+  func makeLog(count: UInt64, key: ChainKey?, perFrame: UInt64 = 1, segmentSize: Int = 4096) throws
+    -> FaultyFileSystem
+  {
     let fileSystem = FaultyFileSystem(seed: 0)
     try append(count: count, to: fileSystem, key: key, perFrame: perFrame, segmentSize: segmentSize)
     return fileSystem
   }
 
-  func append(count: UInt64, to fileSystem: FaultyFileSystem, key: ChainKey?, perFrame: UInt64 = 1, segmentSize: Int = 4096) throws {
+  func append(
+    count: UInt64, to fileSystem: FaultyFileSystem, key: ChainKey?, perFrame: UInt64 = 1,
+    segmentSize: Int = 4096
+  ) throws {
     try appendNotes(count, to: fileSystem, perFrame: perFrame, segmentSize: segmentSize, key: key)
   }
 
-  func open(_ fileSystem: FaultyFileSystem, key: ChainKey?, segmentSize: Int = 4096) throws -> FileJournal<Note> {
+  func open(_ fileSystem: FaultyFileSystem, key: ChainKey?, segmentSize: Int = 4096) throws -> FileJournal<
+    Note
+  > {
     try FileJournal<Note>(
-      directory: "/log", options: FileJournalOptions(durability: .grouped(), segmentSize: segmentSize, chainKey: key),
+      directory: "/log",
+      options: FileJournalOptions(durability: .grouped(), segmentSize: segmentSize, chainKey: key),
       fileSystem: fileSystem)
   }
 
@@ -46,7 +54,9 @@ import RewindTestSupport
     try journal.close()
     let report = try LogAudit.verify(directory: "/log", key: Self.key, fileSystem: fileSystem)
     #expect(report.isIntact && report.isKeyed && report.lastSequence == 120, "\(report)")
-    #expect(try FileJournal<Note>.verify(directory: "/log", key: Self.key, fileSystem: fileSystem).lastSequence == 120)
+    #expect(
+      try FileJournal<Note>.verify(directory: "/log", key: Self.key, fileSystem: fileSystem).lastSequence
+        == 120)
   }
 
   @Test func theChainIsHMACNotSHA256() throws {
@@ -61,7 +71,8 @@ import RewindTestSupport
       return
     }
     let genesis = SegmentHeader.genesisChain(logID: logID)
-    let expected = HMACSHA256.authenticationCode(for: genesis.bytes + Array(bytes[frame.hashed]), key: Self.key.bytes)
+    let expected = HMACSHA256.authenticationCode(
+      for: genesis.bytes + Array(bytes[frame.hashed]), key: Self.key.bytes)
     #expect(frame.storedChain == expected)
     #expect(frame.storedChain != SHA256.hash(genesis.bytes + Array(bytes[frame.hashed])))
   }
@@ -97,7 +108,9 @@ import RewindTestSupport
     #expect(throws: FileJournalError.wrongKey(segment: first)) {
       try FileJournal<Note>.repair(directory: "/log", key: Self.otherKey, fileSystem: keyed)
     }
-    #expect(throws: FileJournalError.self) { try LogAudit.anchor(directory: "/log", key: Self.key, fileSystem: plain) }
+    #expect(throws: FileJournalError.self) {
+      try LogAudit.anchor(directory: "/log", key: Self.key, fileSystem: plain)
+    }
   }
 
   @Test func unkeyedLogsKeepTheUnkeyedHeader() throws {
@@ -105,7 +118,8 @@ import RewindTestSupport
     let name = try #require(try segments(fileSystem).first)
     let file = try fileSystem.open("/log/" + name, create: false)
     let header = try file.read(at: 0, count: SegmentHeader.unkeyedSize)
-    #expect(header[8] == UInt8(SegmentHeader.unkeyedVersion) && header[12] == UInt8(SegmentHeader.unkeyedSize))
+    #expect(
+      header[8] == UInt8(SegmentHeader.unkeyedVersion) && header[12] == UInt8(SegmentHeader.unkeyedSize))
     #expect(try LogAudit.verify(directory: "/log", fileSystem: fileSystem).isIntact)
   }
 
@@ -139,7 +153,8 @@ import RewindTestSupport
       try file.write(bytes, at: 0)
       let report = try LogAudit.verify(directory: "/log", key: Self.key, fileSystem: fileSystem)
       let problem = try #require(report.firstProblem, "target \(target)")
-      #expect(problem.kind == .modified && problem.sequence == target && problem.segment == name, "\(problem)")
+      #expect(
+        problem.kind == .modified && problem.sequence == target && problem.segment == name, "\(problem)")
       #expect(report.lastSequence == target - 1)
       #expect(throws: FileJournalError.self) { try open(fileSystem, key: Self.key) }
     }
@@ -152,13 +167,20 @@ import RewindTestSupport
     let json = try JSONEncoder().encode([anchor])
     #expect(String(decoding: json, as: UTF8.self) == "[\"\(anchor.description)\"]")
     #expect(try JSONDecoder().decode([LogAnchor].self, from: json) == [anchor])
-    for bad in ["", "42", "0:" + String(repeating: "0", count: 64), "x:ab", "42:abc", "42:" + String(repeating: "0", count: 62)] {
+    for bad in [
+      "", "42", "0:" + String(repeating: "0", count: 64), "x:ab", "42:abc",
+      "42:" + String(repeating: "0", count: 62),
+    ] {
       #expect(LogAnchor(bad) == nil, "\(bad)")
     }
-    #expect(throws: DecodingError.self) { try JSONDecoder().decode([LogAnchor].self, from: Data("[\"7:zz\"]".utf8)) }
+    #expect(throws: DecodingError.self) {
+      try JSONDecoder().decode([LogAnchor].self, from: Data("[\"7:zz\"]".utf8))
+    }
   }
 
-  @Test(arguments: [nil, key] as [ChainKey?]) func anchorsFromTheJournalAndTheDirectoryAgree(_ key: ChainKey?) throws {
+  @Test(arguments: [nil, key] as [ChainKey?]) func anchorsFromTheJournalAndTheDirectoryAgree(_ key: ChainKey?)
+    throws
+  {
     let fileSystem = FaultyFileSystem(seed: 0)
     let journal = try open(fileSystem, key: key)
     #expect(try journal.anchor() == nil)
@@ -186,7 +208,8 @@ import RewindTestSupport
   @Test func verificationReportsProgressUpToTheTotal() throws {
     let fileSystem = try makeLog(count: 60, key: Self.key, perFrame: 2)
     var updates: [AuditProgress] = []
-    let report = try LogAudit.verify(directory: "/log", key: Self.key, progress: { updates.append($0) }, fileSystem: fileSystem)
+    let report = try LogAudit.verify(
+      directory: "/log", key: Self.key, progress: { updates.append($0) }, fileSystem: fileSystem)
     let last = try #require(updates.last)
     #expect(last.bytesDone == last.bytesTotal && last.fraction == 1 && last.framesDone == report.frameCount)
     #expect(report.bytesVerified == last.bytesTotal)
@@ -196,11 +219,13 @@ import RewindTestSupport
   @Test func storeOpenTakesTheKeyThroughItsOptions() throws {
     let directory = TemporaryDirectory()
     let options = FileJournalOptions(chainKey: Self.key)
-    let store = try Store.open(directory: directory.path, initialState: Notes.State(), reducer: Notes(), options: options)
+    let store = try Store.open(
+      directory: directory.path, initialState: Notes.State(), reducer: Notes(), options: options)
     store.send(.add("milk"))
     store.send(.add("eggs"))
     try (store.journal as? FileJournal<Note>)?.close()
-    let reopened = try Store.open(directory: directory.path, initialState: Notes.State(), reducer: Notes(), options: options)
+    let reopened = try Store.open(
+      directory: directory.path, initialState: Notes.State(), reducer: Notes(), options: options)
     #expect(reopened.state.items == ["milk", "eggs"])
     try (reopened.journal as? FileJournal<Note>)?.close()
     #expect(throws: FileJournalError.keyRequired(segment: SegmentHeader.fileName(firstSequence: 1))) {
@@ -222,7 +247,8 @@ import RewindTestSupport
       let bytes = try file.read(at: 0, count: Int(try file.size()))
       let header = try SegmentHeader.parse(bytes).get()
       let start = chain ?? SegmentHeader.genesisChain(logID: header.logID)
-      var out = SegmentHeader(logID: header.logID, firstSequence: header.firstSequence, previousChain: start).encoded
+      var out = SegmentHeader(logID: header.logID, firstSequence: header.firstSequence, previousChain: start)
+        .encoded
       var running = start
       var offset = SegmentHeader.keyedSize
       while case .frame(let frame) = Frame.parse(bytes, at: offset) {
@@ -245,4 +271,3 @@ import RewindTestSupport
     #expect(throws: FileJournalError.notKeyed(segment: names[0])) { try open(fileSystem, key: Self.key) }
   }
 }
-

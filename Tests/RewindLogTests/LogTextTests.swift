@@ -1,7 +1,7 @@
 import Foundation
 import Rewind
-import Testing
 import RewindTestSupport
+import Testing
 
 @testable import RewindLog
 
@@ -11,12 +11,15 @@ import RewindTestSupport
     #expect(LogText.escaped("alice") == "alice")
     #expect(LogText.escaped("Zoë 日本") == "Zoë 日本")
     #expect(LogText.escaped("mallory\u{1B}[2J\n#99 forged") == "mallory\\u{1B}[2J\\u{A}#99 forged")
-    #expect(LogText.escaped("a\\u{1B}") == "a\\\\u{1B}", "a backslash is escaped, so text cannot fake an escape")
+    #expect(
+      LogText.escaped("a\\u{1B}") == "a\\\\u{1B}", "a backslash is escaped, so text cannot fake an escape")
     #expect(LogText.escaped("\u{7F}\u{9B}\u{202E}") == "\\u{7F}\\u{9B}\\u{202E}")
     // Exhaustively over the controls CloudEvents forbids in a String.
     for value in Array(0x00...0x1F) + Array(0x7F...0x9F) {
       let escaped = LogText.escaped("x" + String(Character(Unicode.Scalar(UInt32(value))!)) + "y")
-      #expect(!escaped.unicodeScalars.contains { $0.value <= 0x1F || (0x7F...0x9F).contains($0.value) }, "U+\(value)")
+      #expect(
+        !escaped.unicodeScalars.contains { $0.value <= 0x1F || (0x7F...0x9F).contains($0.value) },
+        "U+\(value)")
     }
   }
 
@@ -37,11 +40,14 @@ import RewindTestSupport
       ) { bytes += $0 }
       let text = String(decoding: bytes, as: UTF8.self)
       // Nothing forbidden raw in the output, and the actor attribute's value itself holds none.
-      #expect(!text.unicodeScalars.contains { ($0.value <= 0x1F && $0 != "\n") || (0x7F...0x9F).contains($0.value) })
+      #expect(
+        !text.unicodeScalars.contains { ($0.value <= 0x1F && $0 != "\n") || (0x7F...0x9F).contains($0.value) }
+      )
       let lines = text.split(separator: "\n").filter { $0.hasPrefix("{") }
       let object = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
       let value = try #require(object["actor"] as? String)
-      #expect(!value.unicodeScalars.contains { $0.value <= 0x1F || (0x7F...0x9F).contains($0.value) }, "\(format)")
+      #expect(
+        !value.unicodeScalars.contains { $0.value <= 0x1F || (0x7F...0x9F).contains($0.value) }, "\(format)")
       #expect(value == LogText.escaped(actor))
     }
   }

@@ -1,8 +1,8 @@
 import Foundation
 import Rewind
 import RewindLog
-import Testing
 import RewindTestSupport
+import Testing
 
 /// Screens on a navigation stack and a presented sheet, recorded in a file journal.
 private struct Screens: Reducer {

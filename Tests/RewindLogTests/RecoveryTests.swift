@@ -1,7 +1,7 @@
 import Foundation
 import Rewind
-import Testing
 import RewindTestSupport
+import Testing
 
 @testable import RewindLog
 
@@ -90,7 +90,9 @@ import RewindTestSupport
           #expect(journal.recoveryReport.tornTail != nil, "flip at \(name):\(position) went unnoticed")
           #expect(journal.lastSequence < 20)
           let last = journal.lastSequence
-          #expect(try journal.events(in: 1...max(last, 1)) == Array((1...max(last, 1)).map(event).prefix(Int(last))))
+          #expect(
+            try journal.events(in: 1...max(last, 1)) == Array((1...max(last, 1)).map(event).prefix(Int(last)))
+          )
           try journal.close()
         } catch let error as FileJournalError {
           switch error {
@@ -122,10 +124,14 @@ import RewindTestSupport
     #expect {
       _ = try open(fileSystem)
     } throws: { error in
-      guard case FileJournalError.corrupted(let segment, let offset, let last, _) = error else { return false }
+      guard case FileJournalError.corrupted(let segment, let offset, let last, _) = error else {
+        return false
+      }
       return segment == name && offset == UInt64(firstFrame) && last == 0
     }
-    #expect(throws: FileJournalError.self) { try FileJournal<Note>.verify(directory: "/log", fileSystem: fileSystem) }
+    #expect(throws: FileJournalError.self) {
+      try FileJournal<Note>.verify(directory: "/log", fileSystem: fileSystem)
+    }
   }
 
   @Test func aValidChecksumWithAWrongChainIsTampering() throws {
@@ -189,16 +195,23 @@ import RewindTestSupport
     let frames = journal.committer.read(\.frames).filter { $0.segment == 0 }
     try journal.close()
     #expect(frames.count >= 3)
-    func range(_ index: Int) -> Range<Int> { Int(frames[index].offset)..<Int(frames[index].offset + UInt64(frames[index].size)) }
+    func range(_ index: Int) -> Range<Int> {
+      Int(frames[index].offset)..<Int(frames[index].offset + UInt64(frames[index].size))
+    }
     let deleted = Array(original[..<range(0).upperBound]) + Array(original[range(1).upperBound...])
-    let swapped = Array(original[..<range(0).lowerBound]) + Array(original[range(1)]) + Array(original[range(0)])
+    let swapped =
+      Array(original[..<range(0).lowerBound]) + Array(original[range(1)]) + Array(original[range(0)])
       + Array(original[range(1).upperBound...])
-    let inserted = Array(original[..<range(1).upperBound]) + Array(original[range(0)]) + Array(original[range(1).upperBound...])
+    let inserted =
+      Array(original[..<range(1).upperBound]) + Array(original[range(0)])
+      + Array(original[range(1).upperBound...])
     for (label, damaged) in [("deleted", deleted), ("swapped", swapped), ("inserted", inserted)] {
       let fileSystem = pristine.copy()
       try replace(fileSystem, name, with: damaged)
       #expect(throws: FileJournalError.self, "\(label) frame") { try open(fileSystem) }
-      #expect(throws: FileJournalError.self, "\(label) frame") { try FileJournal<Note>.verify(directory: "/log", fileSystem: fileSystem) }
+      #expect(throws: FileJournalError.self, "\(label) frame") {
+        try FileJournal<Note>.verify(directory: "/log", fileSystem: fileSystem)
+      }
     }
   }
 

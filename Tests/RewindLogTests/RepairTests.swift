@@ -1,8 +1,8 @@
 import Foundation
 import Rewind
+import RewindTestSupport
 import RewindTesting
 import Testing
-import RewindTestSupport
 
 @testable import RewindLog
 
@@ -31,7 +31,9 @@ import RewindTestSupport
     let report = try LogAudit.verify(directory: "/log", fileSystem: fileSystem)
     #expect(report.firstProblem?.kind == .undecodable)
     #expect(report.firstProblem?.sequence == 38)
-    #expect(throws: FileJournalError.self) { try FileJournal<Note>.verify(directory: "/log", fileSystem: fileSystem) }
+    #expect(throws: FileJournalError.self) {
+      try FileJournal<Note>.verify(directory: "/log", fileSystem: fileSystem)
+    }
 
     let repaired = try FileJournal<Note>.repair(directory: "/log", fileSystem: fileSystem)
     #expect(repaired.lastSequence == 37)

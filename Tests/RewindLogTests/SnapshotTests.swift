@@ -1,13 +1,14 @@
 import Foundation
 import Rewind
-import Testing
 import RewindTestSupport
+import Testing
 
 @testable import RewindLog
 
 @Suite struct SnapshotTests {
   func fill(_ directory: String, count: UInt64, snapshotsAt: [UInt64]) throws -> Notes.State {
-    let store = try Store.open(directory: directory, initialState: Notes.State(), reducer: Notes(), options: testOptions)
+    let store = try Store.open(
+      directory: directory, initialState: Notes.State(), reducer: Notes(), options: testOptions)
     let journal = try #require(store.journal as? FileJournal<Note>)
     for sequence in UInt64(1)...count {
       store.send(note(sequence))
@@ -18,7 +19,8 @@ import RewindTestSupport
   }
 
   func reopen(_ directory: String) throws -> (Store<Notes.State, Note>, FileJournal<Note>) {
-    let store = try Store.open(directory: directory, initialState: Notes.State(), reducer: Notes(), options: testOptions)
+    let store = try Store.open(
+      directory: directory, initialState: Notes.State(), reducer: Notes(), options: testOptions)
     return (store, try #require(store.journal as? FileJournal<Note>))
   }
 
@@ -72,14 +74,17 @@ import RewindTestSupport
     let options = FileJournalOptions(durability: .grouped(), segmentSize: 4096, snapshotInterval: 25)
     let before: Notes.State
     do {
-      let store = try Store.open(directory: directory.path, initialState: Notes.State(), reducer: Notes(), options: options)
+      let store = try Store.open(
+        directory: directory.path, initialState: Notes.State(), reducer: Notes(), options: options)
       for sequence in UInt64(1)...110 { store.send(note(sequence)) }
       try await store.waitForDurability()
       before = store.state
       // Snapshots are written off the sending thread; wait for the last one due (bounded, generously).
       for _ in 0..<3000 {
         let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
-        if names.contains(where: { SnapshotFile.sequence(fromFileName: $0).map { $0 >= 100 } ?? false }) { break }
+        if names.contains(where: { SnapshotFile.sequence(fromFileName: $0).map { $0 >= 100 } ?? false }) {
+          break
+        }
         try await Task.sleep(for: .milliseconds(10))
       }
       try (store.journal as? FileJournal<Note>)?.close()

@@ -1,8 +1,8 @@
 import Foundation
 import Rewind
+import RewindTestSupport
 import RewindTesting
 import Testing
-import RewindTestSupport
 
 @testable import RewindLog
 
@@ -52,15 +52,19 @@ indirect enum Shape: Codable, Equatable {
     default:
       return .record(
         Record(
-          id: Int(truncatingIfNeeded: random.next()), title: random.next() % 3 == 0 ? nil : text(using: &random),
+          id: Int(truncatingIfNeeded: random.next()),
+          title: random.next() % 3 == 0 ? nil : text(using: &random),
           items: (0..<Int(random.next() % 3)).map { _ in Shape.random(using: &random, depth: depth + 1) },
           rawValue: UInt32(truncatingIfNeeded: random.next())))
     }
   }
 
   static func text(using random: inout SplitMix64) -> String {
-    let pieces = ["a", "é", "✓", "title", "_0", "x y", "\u{0}", "🙂", "name", "longer text than fifteen bytes"]
-    return (0..<Int(random.next() % 4)).map { _ in pieces[Int(random.next() % UInt64(pieces.count))] }.joined()
+    let pieces = [
+      "a", "é", "✓", "title", "_0", "x y", "\u{0}", "🙂", "name", "longer text than fifteen bytes",
+    ]
+    return (0..<Int(random.next() % 4)).map { _ in pieces[Int(random.next() % UInt64(pieces.count))] }
+      .joined()
   }
 }
 
@@ -90,7 +94,8 @@ struct Interleaved: Codable, Equatable {
   init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     first = try container.decode(Int.self, forKey: .first)
-    second = try container.nestedContainer(keyedBy: InnerKeys.self, forKey: .other).decode(String.self, forKey: .value)
+    second = try container.nestedContainer(keyedBy: InnerKeys.self, forKey: .other).decode(
+      String.self, forKey: .value)
   }
 }
 
@@ -115,7 +120,9 @@ struct WithSuper: Codable, Equatable {
     value = try container.decode(Int.self, forKey: .value)
     guard try container.decode(Int.self, forKey: .extra) == value + 1,
       try Int(from: container.superDecoder()) == value
-    else { throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "extra or super field wrong")) }
+    else {
+      throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "extra or super field wrong"))
+    }
   }
 }
 
@@ -135,7 +142,9 @@ struct WithSuper: Codable, Equatable {
       #expect(streamed == (try treeBytes(value)), "seed \(seed)")
       #expect(try BinaryDecoder().decode(Shape.self, from: streamed) == value, "seed \(seed)")
       // The tree path decodes the same bytes to the same value.
-      #expect(try BinaryDecoder().decode(Shape.self, from: try BinaryValue.decode(streamed)) == value, "seed \(seed)")
+      #expect(
+        try BinaryDecoder().decode(Shape.self, from: try BinaryValue.decode(streamed)) == value,
+        "seed \(seed)")
     }
   }
 
@@ -178,15 +187,21 @@ struct WithSuper: Codable, Equatable {
       }
       init(a: [Int], b: String, c: Int) { (self.a, self.b, self.c) = (a, b, c) }
     }
-    #expect(try BinaryDecoder().decode(Read.self, from: try BinaryEncoder().encode(Written())) == Read(a: [1], b: "two", c: 3))
+    #expect(
+      try BinaryDecoder().decode(Read.self, from: try BinaryEncoder().encode(Written()))
+        == Read(a: [1], b: "two", c: 3))
   }
 
   @Test func trailingBytesAndWrongShapesThrow() throws {
     var bytes = try BinaryEncoder().encode(Shape.text("x"))
     bytes.append(0)
     #expect(throws: BinaryCodecError.self) { try BinaryDecoder().decode(Shape.self, from: bytes) }
-    #expect(throws: DecodingError.self) { try BinaryDecoder().decode(Shape.Record.self, from: try BinaryEncoder().encode([1, 2])) }
-    #expect(throws: DecodingError.self) { try BinaryDecoder().decode(Int8.self, from: try BinaryEncoder().encode(300)) }
+    #expect(throws: DecodingError.self) {
+      try BinaryDecoder().decode(Shape.Record.self, from: try BinaryEncoder().encode([1, 2]))
+    }
+    #expect(throws: DecodingError.self) {
+      try BinaryDecoder().decode(Int8.self, from: try BinaryEncoder().encode(300))
+    }
   }
 
   /// Seeded mutations of random valid encodings: the streaming decoder throws or succeeds, never traps,
@@ -289,11 +304,17 @@ enum Edit: Codable, Equatable, Sendable, BinaryCodable {
   }
 
   @Test func wrongShapesThrowNamingTheOffset() throws {
-    #expect(throws: BinaryCodecError.self) { try Edit(binaryEncoded: try BinaryEncoder().encode(["rename": 1])) }
-    #expect(throws: BinaryCodecError.self) { try Edit(binaryEncoded: try BinaryEncoder().encode(["other": ["id": 1]])) }
+    #expect(throws: BinaryCodecError.self) {
+      try Edit(binaryEncoded: try BinaryEncoder().encode(["rename": 1]))
+    }
+    #expect(throws: BinaryCodecError.self) {
+      try Edit(binaryEncoded: try BinaryEncoder().encode(["other": ["id": 1]]))
+    }
     var trailing = Edit.reset.binaryEncoded
     trailing.append(0)
-    #expect(throws: BinaryCodecError.trailingBytes(offset: trailing.count - 1)) { try Edit(binaryEncoded: trailing) }
+    #expect(throws: BinaryCodecError.trailingBytes(offset: trailing.count - 1)) {
+      try Edit(binaryEncoded: trailing)
+    }
     var reader = BinaryReader([BinaryValue.Tag.string.rawValue, 5, 0x61])
     #expect(throws: BinaryCodecError.lengthOutOfBounds(offset: 1)) { try reader.string() }
   }
@@ -324,14 +345,16 @@ enum Edit: Codable, Equatable, Sendable, BinaryCodable {
       Event(
         sequence: sequence, timestamp: Date(timeIntervalSinceReferenceDate: Double(sequence) * 1.5),
         metadata: EventMetadata(
-          actor: sequence % 4 == 0 ? "bob" : nil, source: sequence % 5 == 0 ? .effect(cause: sequence - 1) : .system,
+          actor: sequence % 4 == 0 ? "bob" : nil,
+          source: sequence % 5 == 0 ? .effect(cause: sequence - 1) : .system,
           correlationID: CorrelationID(rawValue: sequence % 3 == 0 ? sequence - 2 : sequence)),
         action: Edit.random(using: &random))
     }
     let direct = try FileJournal<Edit>(directory: directory.path + "/direct")
     for event in events { try direct.append(event) }
     #expect(try direct.events(in: 1...300) == events)
-    #expect(try direct.inspect(from: 1, through: 3).map(\.typeName) == events.prefix(3).map { typeName($0.action) })
+    #expect(
+      try direct.inspect(from: 1, through: 3).map(\.typeName) == events.prefix(3).map { typeName($0.action) })
     try direct.close()
 
     let codable = try FileJournal<CodableEdit>(directory: directory.path + "/direct")
@@ -367,14 +390,18 @@ struct CodableEdit: Codable, Sendable {
     let journal = try FileJournal<Note>(directory: directory.path)
     try journal.append(Event(sequence: 1, timestamp: Date(), metadata: event(1).metadata, action: .clear))
     try journal.close()
-    for open in [{ try FileJournal<Edit>(directory: directory.path).events(in: 1...1) }, {
-      _ = try FileJournal<CodableEdit>(directory: directory.path).events(in: 1...1)
-      return []
-    }] {
+    for open in [
+      { try FileJournal<Edit>(directory: directory.path).events(in: 1...1) },
+      {
+        _ = try FileJournal<CodableEdit>(directory: directory.path).events(in: 1...1)
+        return []
+      },
+    ] {
       #expect {
         _ = try open()
       } throws: { error in
-        guard case .unknownEventType("clear", schemaVersion: 1, let location, _)? = error as? FileJournalError else { return false }
+        guard case .unknownEventType("clear", schemaVersion: 1, let location, _)? = error as? FileJournalError
+        else { return false }
         return location.sequence == 1
       }
     }
@@ -392,9 +419,11 @@ struct CodableEdit: Codable, Sendable {
     try notes.close()
     #expect {
       _ = try Store.open(
-        directory: directory.path, initialState: 0, reducer: CountingEdits(seen: SeenCount()), diagnostics: { _ in })
+        directory: directory.path, initialState: 0, reducer: CountingEdits(seen: SeenCount()),
+        diagnostics: { _ in })
     } throws: { error in
-      guard case .unknownEventType("clear", schemaVersion: 1, let location, _)? = error as? FileJournalError else { return false }
+      guard case .unknownEventType("clear", schemaVersion: 1, let location, _)? = error as? FileJournalError
+      else { return false }
       return location.sequence == 2
     }
   }

@@ -1,8 +1,8 @@
 import Foundation
 import Rewind
+import RewindTestSupport
 import RewindTesting
 import Testing
-import RewindTestSupport
 
 @testable import RewindLog
 
@@ -61,7 +61,8 @@ import RewindTestSupport
     images.indices.flatMap { segment in images[segment].frames.indices.map { (segment, $0) } }
   }
 
-  func verify(_ fileSystem: FaultyFileSystem, key: ChainKey?, anchor: LogAnchor? = nil) throws -> AuditReport {
+  func verify(_ fileSystem: FaultyFileSystem, key: ChainKey?, anchor: LogAnchor? = nil) throws -> AuditReport
+  {
     try LogAudit.verify(directory: "/log", key: key, anchor: anchor, fileSystem: fileSystem)
   }
 
@@ -121,7 +122,8 @@ import RewindTestSupport
       let made = event(first)
       try EventRecord.append(
         codec: .binary, schemaVersion: 1, sequence: first, timestamp: made.timestamp, metadata: made.metadata,
-        kind: .action, to: &writer, payload: { writer in try StreamEncoding.append(note(first), to: &writer) },
+        kind: .action, to: &writer,
+        payload: { writer in try StreamEncoding.append(note(first), to: &writer) },
         typeName: { _ in "add" })
       let forged = Frame.build(
         records: writer.bytes, count: 1, firstSequence: first, commitTime: 0,
@@ -177,7 +179,8 @@ import RewindTestSupport
         if seed % 5 == 0 {
           #expect(throws: FileJournalError.self, "seed \(seed), \(tamper)") {
             try FileJournal<Note>(
-              directory: "/log", options: FileJournalOptions(segmentSize: 1024, chainKey: key), fileSystem: fileSystem)
+              directory: "/log", options: FileJournalOptions(segmentSize: 1024, chainKey: key),
+              fileSystem: fileSystem)
           }
         }
       }
@@ -206,7 +209,8 @@ import RewindTestSupport
     try store(image, in: fileSystem)
     let problem = try #require(try verify(fileSystem, key: nil).firstProblem)
     #expect(problem.kind == .corrupted && problem.sequence == image.firsts[1], "\(problem)")
-    #expect(problem.segment == image.name && problem.offset == UInt64(image.header.count + image.frames[0].count))
+    #expect(
+      problem.segment == image.name && problem.offset == UInt64(image.header.count + image.frames[0].count))
   }
 
   @Test func verificationNeverWritesAndNamesATornTailAsNoProblem() throws {
@@ -240,14 +244,18 @@ import RewindTestSupport
     #expect(report.isIntact && report.lastSequence == 50 && report.head == anchor, "\(report)")
     for sequence in 51...60 as ClosedRange<UInt64> { try journal.append(event(sequence)) }
     try journal.close()
-    let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter { $0.hasPrefix("segment-") }
+    let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).filter {
+      $0.hasPrefix("segment-")
+    }
     for name in names {
-      try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: directory.path + "/" + name)
+      try FileManager.default.setAttributes(
+        [.posixPermissions: 0o444], ofItemAtPath: directory.path + "/" + name)
     }
     let again = try LogAudit.verify(directory: directory.path, anchor: anchor)
     #expect(again.isIntact && again.lastSequence == 60, "\(again)")
     for name in names {
-      try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: directory.path + "/" + name)
+      try FileManager.default.setAttributes(
+        [.posixPermissions: 0o644], ofItemAtPath: directory.path + "/" + name)
     }
     #expect(throws: FileJournalError.self) { try LogAudit.verify(directory: directory.path + "/missing") }
   }
@@ -257,7 +265,8 @@ import RewindTestSupport
   @Test func verifiesWhileAnotherThreadAppends() async throws {
     let directory = TemporaryDirectory()
     let path = directory.path
-    let journal = try FileJournal<Note>(directory: path, options: FileJournalOptions(durability: .none, segmentSize: 1024))
+    let journal = try FileJournal<Note>(
+      directory: path, options: FileJournalOptions(durability: .none, segmentSize: 1024))
     let writer = Task.detached {
       for sequence in 1...400 as ClosedRange<UInt64> {
         try journal.append(event(sequence))
@@ -276,4 +285,3 @@ import RewindTestSupport
     #expect(try LogAudit.verify(directory: path).lastSequence == 400)
   }
 }
-

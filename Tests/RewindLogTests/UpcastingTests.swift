@@ -1,7 +1,7 @@
 import Foundation
 import Rewind
-import Testing
 import RewindTestSupport
+import Testing
 
 @testable import RewindLog
 
@@ -57,7 +57,11 @@ struct NotesV3Reducer: Reducer {
     var upcasters = EventUpcasters()
     upcasters.register("add", from: 1) { action in
       guard let text = action[path: "add", "_0"] else { throw UpcastProblem.missing("add._0") }
-      return .keyed([.init(key: "add", value: .keyed([.init(key: "text", value: text), .init(key: "pinned", value: .bool(false))]))])
+      return .keyed([
+        .init(
+          key: "add",
+          value: .keyed([.init(key: "text", value: text), .init(key: "pinned", value: .bool(false))]))
+      ])
     }
     upcasters.register("remove", from: 1, renamedTo: "delete") { action in
       guard let index = action[path: "remove", "index"] else { throw UpcastProblem.missing("remove.index") }
@@ -66,7 +70,9 @@ struct NotesV3Reducer: Reducer {
     upcasters.registerUnchanged(["clear"], from: 1)
     guard throughVersion3 else { return upcasters }
     upcasters.register("add", from: 2) { action in
-      guard case .keyed(var fields)? = action["add"], let index = fields.firstIndex(where: { $0.key == "text" }) else {
+      guard case .keyed(var fields)? = action["add"],
+        let index = fields.firstIndex(where: { $0.key == "text" })
+      else {
         throw UpcastProblem.missing("add.text")
       }
       fields[index].key = "title"
@@ -82,7 +88,9 @@ struct NotesV3Reducer: Reducer {
     EventMetadata(actor: "alice", source: .user, correlationID: CorrelationID(rawValue: sequence))
   }
 
-  static func stamp(_ sequence: UInt64) -> Date { Date(timeIntervalSince1970: 1_700_000_000 + Double(sequence)) }
+  static func stamp(_ sequence: UInt64) -> Date {
+    Date(timeIntervalSince1970: 1_700_000_000 + Double(sequence))
+  }
 
   /// Events 1–5 written by version 1, 6–9 by version 2 (including history commands).
   func writeOldLog(in directory: String, codec: EventCodec) throws {
@@ -91,30 +99,41 @@ struct NotesV3Reducer: Reducer {
     let v1: [NotesV1] = [.add("milk"), .add("eggs"), .add("tea"), .remove(index: 0), .add("jam")]
     for (offset, action) in v1.enumerated() {
       let sequence = UInt64(offset + 1)
-      try old.append(Event(sequence: sequence, timestamp: Self.stamp(sequence), metadata: Self.metadata(sequence), action: action))
+      try old.append(
+        Event(
+          sequence: sequence, timestamp: Self.stamp(sequence), metadata: Self.metadata(sequence),
+          action: action))
     }
     try old.close()
     let newer = try FileJournal<NotesV2>(directory: directory, options: options)
     let v2: [EventPayload<NotesV2>] = [
-      .command(.beginTransaction(name: "pin")), .action(.add(text: "bread", pinned: true)), .command(.endTransaction),
+      .command(.beginTransaction(name: "pin")), .action(.add(text: "bread", pinned: true)),
+      .command(.endTransaction),
       .action(.delete(index: 1)),
     ]
     for (offset, payload) in v2.enumerated() {
       let sequence = UInt64(offset + 6)
-      try newer.append(Event(sequence: sequence, timestamp: Self.stamp(sequence), metadata: Self.metadata(sequence), payload: payload))
+      try newer.append(
+        Event(
+          sequence: sequence, timestamp: Self.stamp(sequence), metadata: Self.metadata(sequence),
+          payload: payload))
     }
     try newer.close()
   }
 
-  @Test(arguments: EventCodec.allCases) func anOldLogIsReadThroughTheChainOfUpcasters(_ codec: EventCodec) throws {
+  @Test(arguments: EventCodec.allCases) func anOldLogIsReadThroughTheChainOfUpcasters(_ codec: EventCodec)
+    throws
+  {
     let directory = TemporaryDirectory()
     try writeOldLog(in: directory.path, codec: codec)
     let journal = try FileJournal<NotesV3>(directory: directory.path, upcasters: Self.upcasters())
     let actions = try journal.events(in: 1...9).compactMap(\.action)
     #expect(
       actions == [
-        .add(title: "milk", pinned: false), .add(title: "eggs", pinned: false), .add(title: "tea", pinned: false),
-        .delete(index: 0), .add(title: "jam", pinned: false), .add(title: "bread", pinned: true), .delete(index: 1),
+        .add(title: "milk", pinned: false), .add(title: "eggs", pinned: false),
+        .add(title: "tea", pinned: false),
+        .delete(index: 0), .add(title: "jam", pinned: false), .add(title: "bread", pinned: true),
+        .delete(index: 1),
       ])
     #expect(try journal.events(in: 6...6).first?.command == .beginTransaction(name: "pin"))
     #expect(try journal.events(in: 1...1).first?.metadata == Self.metadata(1))
@@ -152,7 +171,9 @@ struct NotesV3Reducer: Reducer {
     let directory = TemporaryDirectory()
     try writeOldLog(in: directory.path, codec: .binary)
     try expectError(directory.path, Self.upcasters(throughVersion3: false)) { error in
-      guard case .noUpcastPath("add", from: 1, to: 3, missingStep: 2, let location) = error else { return false }
+      guard case .noUpcastPath("add", from: 1, to: 3, missingStep: 2, let location) = error else {
+        return false
+      }
       return location == EventLocation(sequence: 1, segment: "segment-00000000000000000001.log", offset: 76)
         && error.description.contains("\"add\"") && error.description.contains("event 1")
     }
@@ -164,10 +185,14 @@ struct NotesV3Reducer: Reducer {
 
   @Test func anUnknownTypeIsAnErrorNamingItAndItsPlace() throws {
     let directory = TemporaryDirectory()
-    let old = try FileJournal<NotesWithArchive>(directory: directory.path, options: FileJournalOptions(durability: .immediate))
+    let old = try FileJournal<NotesWithArchive>(
+      directory: directory.path, options: FileJournalOptions(durability: .immediate))
     for (index, action) in [NotesWithArchive.add("a"), .archive(index: 0)].enumerated() {
       let sequence = UInt64(index + 1)
-      try old.append(Event(sequence: sequence, timestamp: Self.stamp(sequence), metadata: Self.metadata(sequence), action: action))
+      try old.append(
+        Event(
+          sequence: sequence, timestamp: Self.stamp(sequence), metadata: Self.metadata(sequence),
+          action: action))
     }
     try old.close()
     // Read at the same version: the case is simply unknown.
@@ -185,14 +210,17 @@ struct NotesV3Reducer: Reducer {
     upcasters.registerUnchanged(["archive"], from: 1)
     upcasters.registerUnchanged(["archive"], from: 2)
     try expectError(directory.path, upcasters) { error in
-      if case .unknownEventType("archive", schemaVersion: 3, let location, _) = error { return location.sequence == 2 }
+      if case .unknownEventType("archive", schemaVersion: 3, let location, _) = error {
+        return location.sequence == 2
+      }
       return false
     }
   }
 
   @Test func aNewerVersionAndAFailingUpcasterAreErrors() throws {
     let directory = TemporaryDirectory()
-    let newer = try FileJournal<NotesV3>(directory: directory.path, options: FileJournalOptions(durability: .immediate))
+    let newer = try FileJournal<NotesV3>(
+      directory: directory.path, options: FileJournalOptions(durability: .immediate))
     try newer.append(Event(sequence: 1, timestamp: Self.stamp(1), metadata: Self.metadata(1), action: .clear))
     try newer.close()
     let older = try FileJournal<NotesV2>(directory: directory.path)

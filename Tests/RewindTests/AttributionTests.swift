@@ -28,7 +28,8 @@ private struct Chain: Reducer {
     #expect(await eventually { store.sequence == 4 })
     await store.waitForEffects()
     let events = try store.journal.events(in: 1...4)
-    let byAction = Dictionary(uniqueKeysWithValues: events.compactMap { event in event.action.map { ($0, event) } })
+    let byAction = Dictionary(
+      uniqueKeysWithValues: events.compactMap { event in event.action.map { ($0, event) } })
     let request = try #require(byAction[.request])
     let response = try #require(byAction[.response])
     let note = try #require(byAction[.note])

@@ -27,7 +27,8 @@ enum EncodedFixtures {
 
 @Suite struct IdentifiedArrayCodingTests {
   @Test func decodesWhatTheEarlierVersionWrote() throws {
-    let fromJSON = try JSONDecoder().decode(IdentifiedArray<FixtureRow>.self, from: Data(EncodedFixtures.json.utf8))
+    let fromJSON = try JSONDecoder().decode(
+      IdentifiedArray<FixtureRow>.self, from: Data(EncodedFixtures.json.utf8))
     #expect(Array(fromJSON) == EncodedFixtures.rows)
     #expect(fromJSON.index(id: 2) == 2)
     let plist = try #require(Data(base64Encoded: EncodedFixtures.binaryPropertyList))
@@ -48,7 +49,9 @@ enum EncodedFixtures {
   }
 
   @Test func largeCollectionsRoundTripAndMatchArrays() throws {
-    let rows = (0..<5_000).map { FixtureRow(id: $0 * 7 % 5_003, title: "row \($0)", flag: $0.isMultiple(of: 3)) }
+    let rows = (0..<5_000).map {
+      FixtureRow(id: $0 * 7 % 5_003, title: "row \($0)", flag: $0.isMultiple(of: 3))
+    }
     let array = IdentifiedArray(uniqueElements: rows)
     let encoder = JSONEncoder()
     encoder.outputFormatting = .sortedKeys

@@ -38,7 +38,9 @@ func expectSameAsGeneral<Element: Differentiable & Equatable>(
   _ context: @autoclosure () -> String, sourceLocation: SourceLocation = #_sourceLocation
 ) {
   guard fast.stages.count == general.stages.count else {
-    Issue.record("\(context()): \(fast.stages.count) stages, general \(general.stages.count)", sourceLocation: sourceLocation)
+    Issue.record(
+      "\(context()): \(fast.stages.count) stages, general \(general.stages.count)",
+      sourceLocation: sourceLocation)
     return
   }
   for (index, (mine, theirs)) in zip(fast.stages, general.stages).enumerated() {
@@ -46,15 +48,19 @@ func expectSameAsGeneral<Element: Differentiable & Equatable>(
       mine.elementDeleted == theirs.elementDeleted && mine.elementInserted == theirs.elementInserted
       && mine.elementUpdated == theirs.elementUpdated && mine.elementMoved == theirs.elementMoved
     if !samePaths {
-      let mineText = "\(mine.elementDeleted) \(mine.elementInserted) \(mine.elementUpdated) \(mine.elementMoved)"
-      let theirText = "\(theirs.elementDeleted) \(theirs.elementInserted) \(theirs.elementUpdated) \(theirs.elementMoved)"
+      let mineText =
+        "\(mine.elementDeleted) \(mine.elementInserted) \(mine.elementUpdated) \(mine.elementMoved)"
+      let theirText =
+        "\(theirs.elementDeleted) \(theirs.elementInserted) \(theirs.elementUpdated) \(theirs.elementMoved)"
       Issue.record(
         "\(context()), stage \(index): deleted, inserted, updated, moved \(mineText) vs \(theirText)",
         sourceLocation: sourceLocation)
     }
     let data = Array(mine.data)
     if data != theirs.data {
-      let first = (0..<Swift.min(data.count, theirs.data.count)).first { data[$0] != theirs.data[$0] } ?? Swift.min(data.count, theirs.data.count)
+      let first =
+        (0..<Swift.min(data.count, theirs.data.count)).first { data[$0] != theirs.data[$0] }
+        ?? Swift.min(data.count, theirs.data.count)
       Issue.record(
         "\(context()), stage \(index): data differs at \(first) (counts \(data.count), \(theirs.data.count))",
         sourceLocation: sourceLocation)
@@ -82,7 +88,9 @@ func expectSameAsGeneral<Element: Differentiable & Equatable>(
       let fast = IdentifiedArray.stagedChangeset(from: source, to: target)
       expectSameAsGeneral(fast, StagedChangeset(source: Array(source), target: Array(target)), context)
       #expect(try fast.apply(to: source.elements) == target.elements, "\(context)")
-      #expect(throws: Never.self, "\(context)") { try BatchUpdateValidator.validate(fast, from: source.elements) }
+      #expect(throws: Never.self, "\(context)") {
+        try BatchUpdateValidator.validate(fast, from: source.elements)
+      }
     }
   }
 
@@ -90,10 +98,14 @@ func expectSameAsGeneral<Element: Differentiable & Equatable>(
   @Test(arguments: [8, 9, 2026] as [UInt64])
   func repeatedIdentifiersAndUnrelatedLists(seed: UInt64) {
     var random = SeededGenerator(seed: seed)
-    func token() -> Token { Token(key: Int.random(in: 0..<12, using: &random), value: Int.random(in: 0..<3, using: &random)) }
+    func token() -> Token {
+      Token(key: Int.random(in: 0..<12, using: &random), value: Int.random(in: 0..<3, using: &random))
+    }
     for trial in 0..<200 {
       let source = PersistentArray((0..<Int.random(in: 0...400, using: &random)).map { _ in token() })
-      var target = Int.random(in: 0..<5, using: &random) == 0 ? PersistentArray((0..<Int.random(in: 0...50, using: &random)).map { _ in token() }) : source
+      var target =
+        Int.random(in: 0..<5, using: &random) == 0
+        ? PersistentArray((0..<Int.random(in: 0...50, using: &random)).map { _ in token() }) : source
       for _ in 0..<Int.random(in: 0...3, using: &random) {
         let count = target.count
         switch Int.random(in: 0..<4, using: &random) {
@@ -101,13 +113,16 @@ func expectSameAsGeneral<Element: Differentiable & Equatable>(
         case 1 where count > 0: target.remove(at: Int.random(in: 0..<count, using: &random))
         case 2 where count > 0: target[Int.random(in: 0..<count, using: &random)] = token()
         case 3 where count > 0:
-          target.insert(target.remove(at: Int.random(in: 0..<count, using: &random)), at: Int.random(in: 0..<count, using: &random))
+          target.insert(
+            target.remove(at: Int.random(in: 0..<count, using: &random)),
+            at: Int.random(in: 0..<count, using: &random))
         default: break
         }
       }
       let context = "seed \(seed), trial \(trial)"
       expectSameAsGeneral(
-        PersistentArray.stagedChangeset(from: source, to: target), StagedChangeset(source: Array(source), target: Array(target)),
+        PersistentArray.stagedChangeset(from: source, to: target),
+        StagedChangeset(source: Array(source), target: Array(target)),
         context)
     }
   }

@@ -32,13 +32,15 @@ import Testing
       let (seen, pending) = observer.status
       #expect(
         seen == final && !pending,
-        "seed \(trialSeed) (\(reRead)): the observer saw \(seen) of \(final), notification pending: \(pending)")
+        "seed \(trialSeed) (\(reRead)): the observer saw \(seen) of \(final), notification pending: \(pending)"
+      )
       if seen != final { return }
     }
   }
 
   @Test(arguments: ReRead.allCases, [UInt64(7), 0xFACE])
-  func rowObserversReReadingAfterEachNotificationEndOnTheirRowsFinalState(reRead: ReRead, seed: UInt64) async {
+  func rowObserversReReadingAfterEachNotificationEndOnTheirRowsFinalState(reRead: ReRead, seed: UInt64) async
+  {
     let rowCount = 12
     for trial in 0..<3 {
       let trialSeed = seed &* 1_000 &+ UInt64(trial)
@@ -78,7 +80,9 @@ import Testing
   }
 
   /// Sends `perThread` increments from each of `threads` threads, pausing at seeded random moments.
-  private func sendConcurrently(to store: Store<Counter.State, Counter.Action>, threads: Int, perThread: Int, seed: UInt64)
+  private func sendConcurrently(
+    to store: Store<Counter.State, Counter.Action>, threads: Int, perThread: Int, seed: UInt64
+  )
     async
   {
     await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
@@ -113,7 +117,7 @@ final class ReReadingObserver: Sendable {
 
   private let store: Store<Counter.State, Counter.Action>
   private let reRead: LostUpdateTests.ReRead
-  private let status_ = Mutex(Status())
+  private let statusBox = Mutex(Status())
 
   init(store: Store<Counter.State, Counter.Action>, reRead: LostUpdateTests.ReRead) {
     self.store = store
@@ -121,18 +125,18 @@ final class ReReadingObserver: Sendable {
   }
 
   /// The last count read, and whether a notification came that was not followed by a read yet.
-  var status: (seen: Int, pending: Bool) { status_.withLock { ($0.seen, $0.pending) } }
+  var status: (seen: Int, pending: Bool) { statusBox.withLock { ($0.seen, $0.pending) } }
 
   /// Reads the count, tracking it.
   func track() {
     withObservationTracking {
       let count = store.state.count
-      status_.withLock {
+      statusBox.withLock {
         $0.seen = count
         $0.pending = false
       }
     } onChange: { [self] in
-      status_.withLock { $0.pending = true }
+      statusBox.withLock { $0.pending = true }
       switch reRead {
       case .synchronously: track()
       case .onTheMainActor: Task { @MainActor in self.track() }
@@ -154,19 +158,19 @@ final class ReReadingObserver: Sendable {
 final class RowObserver: Sendable {
   private let row: ScopedStore<Mail, MailRow.Action>
   private let reRead: LostUpdateTests.ReRead
-  private let seen_ = Mutex("")
+  private let seenBox = Mutex("")
 
   init(row: ScopedStore<Mail, MailRow.Action>, reRead: LostUpdateTests.ReRead) {
     self.row = row
     self.reRead = reRead
   }
 
-  var seen: String { seen_.withLock { $0 } }
+  var seen: String { seenBox.withLock { $0 } }
 
   func track() {
     withObservationTracking {
       let subject = row.subject
-      seen_.withLock { $0 = subject }
+      seenBox.withLock { $0 = subject }
     } onChange: { [self] in
       switch reRead {
       case .synchronously: track()

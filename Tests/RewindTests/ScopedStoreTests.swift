@@ -47,7 +47,8 @@ struct Shell: Reducer {
 
     let events = try store.journal.events(in: 1...2)
     #expect(events.map(\.action) == [.pinger(.ping), .pinger(.pong)], "recorded inside the parent action")
-    #expect(events[0].metadata == EventMetadata(actor: "alice", source: .user, correlationID: .init(rawValue: 42)))
+    #expect(
+      events[0].metadata == EventMetadata(actor: "alice", source: .user, correlationID: .init(rawValue: 42)))
     #expect(events[1].metadata.source == .effect(cause: 1))
     #expect(events[1].metadata.actor == "alice")
     #expect(events[1].metadata.correlationID.rawValue == 42)

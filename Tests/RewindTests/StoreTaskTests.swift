@@ -116,7 +116,8 @@ struct Ticker: Reducer {
     let log = TransactionLog()
     let probe = InvalidationProbe { store.query }
     log.watch(probe)
-    store.binding(\.query, send: Outbox.Action.queryChanged).send("x", transaction: log.transaction(named: "fade"))
+    store.binding(\.query, send: Outbox.Action.queryChanged).send(
+      "x", transaction: log.transaction(named: "fade"))
     await settleViews(store)
     #expect(log.entries == ["fade begins", "notified inside fade", "fade ends"])
   }

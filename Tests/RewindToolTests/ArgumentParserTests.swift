@@ -14,7 +14,8 @@ import Testing
     ])
 
   @Test func positionalsOptionsAndFlagsInAnyOrder() throws {
-    let parsed = try ArgumentParser.parse(["--from", "3", "dir", "--json", "--type=a", "7", "--type", "b", "-o", "x"], for: spec)
+    let parsed = try ArgumentParser.parse(
+      ["--from", "3", "dir", "--json", "--type=a", "7", "--type", "b", "-o", "x"], for: spec)
     #expect(parsed.positionals == ["dir", "7"])
     #expect(parsed.value("from") == "3")
     #expect(parsed.allValues("type") == ["a", "b"])
@@ -60,14 +61,21 @@ import Testing
 
   @Test func unsignedValuesAreChecked() throws {
     #expect(try ArgumentParser.parse(["d", "--from", "12"], for: spec).unsigned("from") == 12)
-    #expect(throws: UsageError.self) { try ArgumentParser.parse(["d", "--from", "-1"], for: spec).unsigned("from") }
-    #expect(throws: UsageError.self) { try ArgumentParser.parse(["d", "--from", "x"], for: spec).unsigned("from") }
+    #expect(throws: UsageError.self) {
+      try ArgumentParser.parse(["d", "--from", "-1"], for: spec).unsigned("from")
+    }
+    #expect(throws: UsageError.self) {
+      try ArgumentParser.parse(["d", "--from", "x"], for: spec).unsigned("from")
+    }
   }
 
   @Test func usageListsArgumentsAndOptions() {
     let text = spec.usage(tool: "rewind")
     #expect(text.hasPrefix("usage: rewind demo [options] DIR [SEQ]\n"))
-    for fragment in ["DIR", "a directory", "--from N", "--type T", "(repeatable)", "-o, --output FILE", "--json", "-h, --help"] {
+    for fragment in [
+      "DIR", "a directory", "--from N", "--type T", "(repeatable)", "-o, --output FILE", "--json",
+      "-h, --help",
+    ] {
       #expect(text.contains(fragment), "missing \(fragment)")
     }
   }

@@ -1,7 +1,7 @@
 import Foundation
 import RewindLog
-import Testing
 import RewindTestSupport
+import Testing
 
 @testable import RewindTool
 
@@ -12,7 +12,8 @@ import RewindTestSupport
 /// note and passes, unless `REWIND_REQUIRE_BROWSER=1` (set by `Scripts/check.sh`), where it fails.
 @Suite struct BrowserTests {
   /// The package's root, for writing under `.build/`.
-  static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+  static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent()
     .deletingLastPathComponent()
 
   static func browser() -> String? {
@@ -29,11 +30,15 @@ import RewindTestSupport
 
   /// Runs the browser headless on `url` with `extra` arguments; returns standard output. Killed after two
   /// minutes so a hung browser fails the test instead of the run.
-  static func headless(_ browser: String, _ url: String, _ extra: [String], profile: String) throws -> String {
+  static func headless(_ browser: String, _ url: String, _ extra: [String], profile: String) throws -> String
+  {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: browser)
     process.arguments =
-      ["--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=\(profile)", "--virtual-time-budget=5000"]
+      [
+        "--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=\(profile)",
+        "--virtual-time-budget=5000",
+      ]
       + extra + [url]
     let output = Pipe()
     process.standardOutput = output
@@ -50,7 +55,8 @@ import RewindTestSupport
 
   /// The text between the first `start` and the next `end`.
   static func between(_ text: String, _ start: String, _ end: String) -> Substring? {
-    guard let open = text.range(of: start), let close = text.range(of: end, range: open.upperBound..<text.endIndex)
+    guard let open = text.range(of: start),
+      let close = text.range(of: end, range: open.upperBound..<text.endIndex)
     else { return nil }
     return text[open.upperBound..<close.lowerBound]
   }
@@ -64,9 +70,12 @@ import RewindTestSupport
   @Test func timelineRendersAndSelectingAnEventShowsItsPayload() throws {
     guard let browser = Self.browser() else {
       if ProcessInfo.processInfo.environment["REWIND_REQUIRE_BROWSER"] == "1" {
-        Issue.record("Chromium is required (REWIND_REQUIRE_BROWSER=1) but not installed: run Scripts/install-browser.sh")
+        Issue.record(
+          "Chromium is required (REWIND_REQUIRE_BROWSER=1) but not installed: run Scripts/install-browser.sh")
       } else {
-        print("note: BrowserTests skipped: no Chromium found; run Scripts/install-browser.sh to include this test")
+        print(
+          "note: BrowserTests skipped: no Chromium found; run Scripts/install-browser.sh to include this test"
+        )
       }
       return
     }
@@ -103,11 +112,14 @@ import RewindTestSupport
     for item in fixture.states[8].items where !item.contains("<") { #expect(state.contains(item)) }
 
     // Select 10 and compare with 20: the page's diff matches the tool's.
-    let compare = try Self.headless(browser, "file://\(page)#select=10&compare=20", ["--dump-dom"], profile: profile.path)
+    let compare = try Self.headless(
+      browser, "file://\(page)#select=10&compare=20", ["--dump-dom"], profile: profile.path)
     #expect(try #require(compare.firstMatch(of: /<tr id="event-20"[^>]*>/)).output.contains("compared"))
-    let lines = compare.matches(of: /<div class="diff-(?:add|del|chg)">(.*?)<\/div>/.dotMatchesNewlines()).map { Self.text($0.output.1) }
+    let lines = compare.matches(of: /<div class="diff-(?:add|del|chg)">(.*?)<\/div>/.dotMatchesNewlines()).map
+    { Self.text($0.output.1) }
     let expected = StateChange.between(
-      JSONValue(try BinaryEncoder().encodeTree(fixture.states[10])), JSONValue(try BinaryEncoder().encodeTree(fixture.states[20])))
+      JSONValue(try BinaryEncoder().encodeTree(fixture.states[10])),
+      JSONValue(try BinaryEncoder().encodeTree(fixture.states[20])))
     #expect(!expected.isEmpty)
     #expect(lines == expected.map(\.line))
 
@@ -115,7 +127,8 @@ import RewindTestSupport
     let screenshot = output.appendingPathComponent("timeline.png").path
     try? FileManager.default.removeItem(atPath: screenshot)
     _ = try Self.headless(
-      browser, "file://\(page)#select=10&compare=20", ["--window-size=1400,900", "--screenshot=\(screenshot)"],
+      browser, "file://\(page)#select=10&compare=20",
+      ["--window-size=1400,900", "--screenshot=\(screenshot)"],
       profile: profile.path)
     #expect(FileManager.default.fileExists(atPath: screenshot))
     print("timeline screenshot: \(screenshot)")

@@ -1,7 +1,7 @@
 import Foundation
 import RewindLog
-import Testing
 import RewindTestSupport
+import Testing
 
 @testable import RewindTool
 
@@ -31,7 +31,8 @@ import RewindTestSupport
     let directory = TemporaryDirectory()
     let fixture = try writeFixtureLog(directory.path)
     let result = runTool([
-      "events", directory.path, "--from", "3", "--to=30", "--type", "add", "--type", "rename", "--actor", "alice",
+      "events", directory.path, "--from", "3", "--to=30", "--type", "add", "--type", "rename", "--actor",
+      "alice",
       "--source", "user", "--source", "effect", "--json",
     ])
     #expect(result.status == 0, "\(result.errors)")
@@ -40,7 +41,8 @@ import RewindTestSupport
     let expected = fixture.events.filter { event in
       guard (3...30).contains(event.sequence), let action = event.action else { return false }
       let type = if case .rename = action { "rename" } else if case .add = action { "add" } else { "other" }
-      let source = event.metadata.source == .user ? "user" : event.metadata.source.isEffect ? "effect" : "system"
+      let source =
+        event.metadata.source == .user ? "user" : event.metadata.source.isEffect ? "effect" : "system"
       return type != "other" && event.metadata.actor == "alice" && source != "system"
     }
     #expect(objects.map { $0["sequence"] as? Int } == expected.map { Int($0.sequence) })
@@ -64,8 +66,12 @@ import RewindTestSupport
     let text = runTool(["show", directory.path, String(rename.sequence)])
     #expect(text.status == 0, "\(text.errors)")
     #expect(text.output.contains("type        rename"))
-    #expect(text.output.contains("action: {1}\n  rename: {2}\n    index: 0\n    title: \"renamed \(rename.sequence)\""))
-    let json = try #require(try parseJSON(runTool(["show", directory.path, String(rename.sequence), "--json"]).output) as? [String: Any])
+    #expect(
+      text.output.contains(
+        "action: {1}\n  rename: {2}\n    index: 0\n    title: \"renamed \(rename.sequence)\""))
+    let json = try #require(
+      try parseJSON(runTool(["show", directory.path, String(rename.sequence), "--json"]).output)
+        as? [String: Any])
     #expect(json["sequence"] as? Int == Int(rename.sequence))
     let payload = try #require((json["payload"] as? [String: Any])?["rename"] as? [String: Any])
     #expect(payload["title"] as? String == "renamed \(rename.sequence)")
@@ -78,7 +84,8 @@ import RewindTestSupport
   @Test func undoCommandsShowAsCommands() throws {
     let directory = TemporaryDirectory()
     try writeFixtureLog(directory.path)
-    let json = try #require(try parseJSON(runTool(["show", directory.path, "11", "--json"]).output) as? [String: Any])
+    let json = try #require(
+      try parseJSON(runTool(["show", directory.path, "11", "--json"]).output) as? [String: Any])
     #expect(json["kind"] as? String == "command")
     #expect(json["type"] as? String == "rewind.undo")
     #expect(((json["payload"] as? [String: Any])?["undo"] as? [String: Any])?["to"] as? Int == 9)
@@ -87,7 +94,8 @@ import RewindTestSupport
   @Test func snapshotsAreListedAndChecked() throws {
     let directory = TemporaryDirectory()
     let fixture = try writeFixtureLog(directory.path)
-    let list = try #require(try parseJSON(runTool(["snapshots", directory.path, "--json"]).output) as? [[String: Any]])
+    let list = try #require(
+      try parseJSON(runTool(["snapshots", directory.path, "--json"]).output) as? [[String: Any]])
     #expect(list.map { $0["sequence"] as? Int } == fixture.snapshotSequences.reversed().map { Int($0) })
     #expect(list.allSatisfy { $0["usable"] as? Bool == true })
     let sequence = fixture.snapshotSequences[0]
@@ -98,7 +106,8 @@ import RewindTestSupport
     var bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: file)))
     bytes[bytes.count / 2] ^= 0xFF
     try Data(bytes).write(to: URL(fileURLWithPath: file))
-    let damaged = try #require(try parseJSON(runTool(["snapshots", directory.path, "--json"]).output) as? [[String: Any]])
+    let damaged = try #require(
+      try parseJSON(runTool(["snapshots", directory.path, "--json"]).output) as? [[String: Any]])
     #expect(damaged[0]["usable"] as? Bool == false)
     #expect((damaged[0]["problem"] as? String)?.contains("checksum") == true)
   }
@@ -119,7 +128,8 @@ import RewindTestSupport
 
     // A CloudEvents batch: one JSON array, each event with the required attributes.
     let batch = runTool([
-      "export", directory.path, "--format=cloudevents", "--source", "https://example.com/notes", "--type-prefix",
+      "export", directory.path, "--format=cloudevents", "--source", "https://example.com/notes",
+      "--type-prefix",
       "com.example.notes.", "--from", "3", "--to", "12",
     ])
     #expect(batch.status == 0, "\(batch.errors)")
@@ -135,10 +145,14 @@ import RewindTestSupport
     // CloudEvents as JSON lines, the default.
     let cloudLines = runTool(["export", directory.path]).output.split(separator: "\n")
     #expect(cloudLines.count == fixture.events.count)
-    #expect(try cloudLines.allSatisfy { (try parseJSON(String($0)) as? [String: Any])?["specversion"] as? String == "1.0" })
+    #expect(
+      try cloudLines.allSatisfy {
+        (try parseJSON(String($0)) as? [String: Any])?["specversion"] as? String == "1.0"
+      })
 
     #expect(runTool(["export", directory.path, "--format", "xml"]).status == 64)
-    #expect(runTool(["export", directory.path, "--output", directory.file("missing/out.jsonl")]).status == 66)
+    #expect(
+      runTool(["export", directory.path, "--output", directory.file("missing/out.jsonl")]).status == 66)
   }
 
   @Test func exportStopsAtDamageWithExitOne() throws {
@@ -181,7 +195,8 @@ import RewindTestSupport
     let directory = TemporaryDirectory()
     try writeFixtureLog(directory.path)
     let head = try #require(
-      (try parseJSON(runTool(["verify", directory.path, "--json"]).output) as? [String: Any])?["head"] as? String)
+      (try parseJSON(runTool(["verify", directory.path, "--json"]).output) as? [String: Any])?["head"]
+        as? String)
     // Remove the newest segment: what is left is a valid, shorter chain.
     let last = try #require(segmentFiles(directory.path).last)
     try FileManager.default.removeItem(atPath: directory.file(last))
@@ -206,7 +221,9 @@ import RewindTestSupport
     let without = runTool(["info", directory.path])
     #expect(without.status == 64)
     #expect(without.errors.contains("--key-file"))
-    let info = try #require(try parseJSON(runTool(["info", directory.path, "--key-file", keyFile, "--json"]).output) as? [String: Any])
+    let info = try #require(
+      try parseJSON(runTool(["info", directory.path, "--key-file", keyFile, "--json"]).output)
+        as? [String: Any])
     #expect(info["keyed"] as? Bool == true)
     #expect(runTool(["verify", directory.path, "--key-file", directory.file("none.key")]).status == 66)
   }
@@ -236,7 +253,8 @@ import RewindTestSupport
   @Test func jsonCodedEventsAreShownToo() throws {
     let directory = TemporaryDirectory()
     try writeFixtureLog(directory.path, count: 6, snapshotEvery: nil, codec: .json)
-    let json = try #require(try parseJSON(runTool(["show", directory.path, "2", "--json"]).output) as? [String: Any])
+    let json = try #require(
+      try parseJSON(runTool(["show", directory.path, "2", "--json"]).output) as? [String: Any])
     #expect(json["codec"] as? String == "json")
     #expect(json["actor"] as? String == "alice")
     #expect((json["payload"] as? [String: Any])?["add"] as? String == "note 2")
@@ -255,7 +273,8 @@ import RewindTestSupport
     let directory = TemporaryDirectory()
     try writeFixtureLog(directory.path, count: 0, snapshotEvery: nil)
     #expect(!segmentFiles(directory.path).isEmpty)
-    let info = try #require(try parseJSON(runTool(["info", directory.path, "--json"]).output) as? [String: Any])
+    let info = try #require(
+      try parseJSON(runTool(["info", directory.path, "--json"]).output) as? [String: Any])
     #expect(info["events"] as? Int == 0)
     #expect(runTool(["verify", directory.path]).status == 0)
     #expect(runTool(["events", directory.path]).output.isEmpty)

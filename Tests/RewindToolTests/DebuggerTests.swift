@@ -1,7 +1,7 @@
 import Foundation
 import RewindLog
-import Testing
 import RewindTestSupport
+import Testing
 
 @testable import RewindTool
 
@@ -19,7 +19,9 @@ import RewindTestSupport
     let directory = TemporaryDirectory()
     let fixture = try writeFixtureLog(directory.path, count: 30)
     for sequence in 0...UInt64(fixture.events.count) {
-      #expect(try debugger.state(at: sequence, directory: directory.path) == fixture.states[Int(sequence)], "event \(sequence)")
+      #expect(
+        try debugger.state(at: sequence, directory: directory.path) == fixture.states[Int(sequence)],
+        "event \(sequence)")
     }
     let result = run(["state-at", directory.path, "22", "--json"])
     #expect(result.status == 0, "\(result.errors)")
@@ -36,7 +38,8 @@ import RewindTestSupport
     let text = run(["diff", directory.path, "5", "17"])
     #expect(text.status == 0, "\(text.errors)")
     #expect(text.output == expected.map(\.line).joined(separator: "\n") + "\n")
-    let json = try #require(try parseJSON(run(["diff", directory.path, "5", "17", "--json"]).output) as? [[String: Any]])
+    let json = try #require(
+      try parseJSON(run(["diff", directory.path, "5", "17", "--json"]).output) as? [[String: Any]])
     #expect(json.map { $0["path"] as? String } == expected.map(\.path))
     #expect(run(["diff", directory.path, "9", "9"]).output.contains("no difference"))
   }
@@ -44,7 +47,8 @@ import RewindTestSupport
   @Test func replayPrintsTheFinalStateOrEachStep() throws {
     let directory = TemporaryDirectory()
     let fixture = try writeFixtureLog(directory.path, count: 30)
-    let final = try #require(try parseJSON(run(["replay", directory.path, "--json"]).output) as? [String: Any])
+    let final = try #require(
+      try parseJSON(run(["replay", directory.path, "--json"]).output) as? [String: Any])
     #expect(final["items"] as? [String] == fixture.states[30].items)
     #expect(final["removals"] as? Int == fixture.states[30].removals)
     let each = run(["replay", directory.path, "--each", "--json", "--to", "12"]).output.split(separator: "\n")
@@ -57,7 +61,10 @@ import RewindTestSupport
   @Test func debuggerKeepsTheStandardCommandsAndHelp() {
     let names = debugger.commandLine.commands.map(\.spec.name)
     #expect(names.filter { $0 == "timeline" }.count == 1)
-    for name in ["info", "verify", "events", "show", "snapshots", "export", "repair", "timeline", "replay", "state-at", "diff"] {
+    for name in [
+      "info", "verify", "events", "show", "snapshots", "export", "repair", "timeline", "replay", "state-at",
+      "diff",
+    ] {
       #expect(names.contains(name))
       #expect(run([name, "--help"]).status == 0)
     }
@@ -110,10 +117,12 @@ import RewindTestSupport
       let sequence = try #require(event["sequence"] as? Int)
       #expect((event["state"] as? [String: Any])?["items"] as? [String] == fixture.states[sequence].items)
     }
-    let without = runTool(["timeline", directory.path, "-o", "-", "--no-states"], tool: debugger.commandLine).output
+    let without = runTool(["timeline", directory.path, "-o", "-", "--no-states"], tool: debugger.commandLine)
+      .output
     let rest = try #require(without.range(of: "id=\"rewind-data\">"))
     let close = try #require(without.range(of: "</script>", range: rest.upperBound..<without.endIndex))
-    let plain = try #require(try parseJSON(String(without[rest.upperBound..<close.lowerBound])) as? [String: Any])
+    let plain = try #require(
+      try parseJSON(String(without[rest.upperBound..<close.lowerBound])) as? [String: Any])
     #expect((plain["events"] as? [[String: Any]])?.allSatisfy { $0["state"] == nil } == true)
   }
 }

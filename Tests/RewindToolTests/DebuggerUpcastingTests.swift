@@ -1,8 +1,8 @@
 import Foundation
 import Rewind
 import RewindLog
-import Testing
 import RewindTestSupport
+import Testing
 
 @testable import RewindTool
 
@@ -42,8 +42,11 @@ struct NotesV2: Reducer, Sendable {
       .keyed([
         .init(
           key: "add",
-          value: .keyed([.init(key: "text", value: action[path: "add", "_0"] ?? .null), .init(key: "pinned", value: .bool(false))]))
-    ])
+          value: .keyed([
+            .init(key: "text", value: action[path: "add", "_0"] ?? .null),
+            .init(key: "pinned", value: .bool(false)),
+          ]))
+      ])
     }
     upcasters.registerUnchanged(["remove", "rename", "clear"], from: 1)
     return upcasters
@@ -52,7 +55,8 @@ struct NotesV2: Reducer, Sendable {
   @Test func olderEventsAreUpcastBeforeTheReducerSeesThem() throws {
     let directory = TemporaryDirectory()
     let fixture = try writeFixtureLog(directory.path, count: 25)
-    let debugger = RewindDebugger(reducer: NotesV2(), initialState: NotesV2.State(), upcasters: Self.upcasters)
+    let debugger = RewindDebugger(
+      reducer: NotesV2(), initialState: NotesV2.State(), upcasters: Self.upcasters)
     for sequence: UInt64 in [0, 8, 11, 17, 25] {
       let state = try debugger.state(at: sequence, directory: directory.path)
       #expect(state.items == fixture.states[Int(sequence)].items, "event \(sequence)")

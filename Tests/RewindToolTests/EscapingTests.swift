@@ -1,8 +1,8 @@
 import Foundation
 import Rewind
 import RewindLog
-import Testing
 import RewindTestSupport
+import Testing
 
 @testable import RewindTool
 
@@ -18,14 +18,18 @@ import RewindTestSupport
         metadata: EventMetadata(actor: actor, source: .user, correlationID: CorrelationID(rawValue: 1)),
         action: Note.add("payload\u{1B}]0;title\u{7}")))
     try journal.close()
-    for arguments in [["events", directory.path], ["show", directory.path, "1"], ["events", directory.path, "--json"]] {
+    for arguments in [
+      ["events", directory.path], ["show", directory.path, "1"], ["events", directory.path, "--json"],
+    ] {
       let run = runTool(arguments)
       #expect(run.status == 0, "\(arguments): \(run.errors)")
       let body = run.output.dropLast()  // the final newline
       #expect(
         !body.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\n") || (0x7F...0x9F).contains($0.value) },
         "\(arguments)")
-      if arguments[0] == "events" { #expect(body.split(separator: "\n").count == 1, "\(arguments): one line per event") }
+      if arguments[0] == "events" {
+        #expect(body.split(separator: "\n").count == 1, "\(arguments): one line per event")
+      }
     }
   }
 

@@ -1,8 +1,8 @@
 import Foundation
 import Rewind
 import RewindLog
-import Testing
 import RewindTestSupport
+import Testing
 
 #if canImport(Glibc)
   import Glibc
@@ -139,7 +139,9 @@ import RewindTestSupport
       #expect(run.errors.contains(segment))
       #expect(run.errors.contains("Permission denied"))
     } else {
-      print("note: running as root, where chmod 000 does not stop reads; testing a segment that is a directory instead")
+      print(
+        "note: running as root, where chmod 000 does not stop reads; testing a segment that is a directory instead"
+      )
     }
     chmod(segment, 0o644)
     let other = TemporaryDirectory()
@@ -187,7 +189,8 @@ import RewindTestSupport
     let timeline = try Self.rewind(["timeline", directory.path, "--output", page])
     #expect(timeline.status == 0, "\(timeline.errors)")
     #expect(timeline.errors.contains("wrote \(page)"))
-    #expect(try String(contentsOfFile: page, encoding: .utf8).contains("\"sequence\":\(fixture.events.count)"))
+    #expect(
+      try String(contentsOfFile: page, encoding: .utf8).contains("\"sequence\":\(fixture.events.count)"))
     let export = try Self.rewind(["export", directory.path])
     #expect(export.output.split(separator: "\n").count == fixture.events.count)
     let unwritable = try Self.rewind(["export", directory.path, "--output", directory.path])

@@ -1,8 +1,8 @@
 import Foundation
 import Rewind
 import RewindLog
-import RewindTool
 import RewindTestSupport
+import RewindTool
 
 /// Text no page may execute or be broken by.
 let hostileText = "</script><img src=x onerror=\"document.title='pwned'\">&amp; \u{2028}"
@@ -24,7 +24,8 @@ func fixtureEvent(_ sequence: UInt64) -> Event<Note> {
     correlationID: CorrelationID(rawValue: sequence))
   let time = Date(timeIntervalSince1970: 1_700_000_000 + Double(sequence))
   if sequence % 11 == 0 {
-    return Event(sequence: sequence, timestamp: time, metadata: metadata, payload: .command(.undo(to: sequence - 2)))
+    return Event(
+      sequence: sequence, timestamp: time, metadata: metadata, payload: .command(.undo(to: sequence - 2)))
   }
   let action: Note =
     switch sequence % 9 {
@@ -41,11 +42,13 @@ func fixtureEvent(_ sequence: UInt64) -> Event<Note> {
 /// at `snapshotEvery`.
 @discardableResult
 func writeFixtureLog(
-  _ directory: String, count: UInt64 = 40, snapshotEvery: UInt64? = 15, key: ChainKey? = nil, codec: EventCodec = .binary
+  _ directory: String, count: UInt64 = 40, snapshotEvery: UInt64? = 15, key: ChainKey? = nil,
+  codec: EventCodec = .binary
 ) throws -> LogFixture {
   var fixture = LogFixture()
   let journal = try FileJournal<Note>(
-    directory: directory, options: FileJournalOptions(durability: .grouped(), segmentSize: 2048, codec: codec, chainKey: key))
+    directory: directory,
+    options: FileJournalOptions(durability: .grouped(), segmentSize: 2048, codec: codec, chainKey: key))
   var state = Notes.State()
   for sequence in 1...max(count, 1) where count > 0 {
     let event = fixtureEvent(sequence)
@@ -68,7 +71,9 @@ func writeFixtureLog(
 }
 
 /// Runs a command of the standard tool in-process.
-func runTool(_ arguments: [String], tool: RewindCommandLine = .standard) -> (status: Int32, output: String, errors: String) {
+func runTool(_ arguments: [String], tool: RewindCommandLine = .standard) -> (
+  status: Int32, output: String, errors: String
+) {
   let output = CapturedOutput()
   let errors = CapturedOutput()
   let status = tool.run(arguments: arguments, output: output, errors: errors)

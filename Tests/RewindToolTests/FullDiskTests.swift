@@ -1,8 +1,8 @@
 import Foundation
 import Rewind
 import RewindLog
-import Testing
 import RewindTestSupport
+import Testing
 
 #if REWIND_THREAD_SANITIZER
   private let underThreadSanitizer = true
@@ -29,11 +29,14 @@ struct FullDiskTests {
   }
 
   /// Runs `executable arguments` with files limited to `blocks` × 512 bytes, for at most 60 s.
-  static func limited(_ blocks: Int, _ executable: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
+  static func limited(_ blocks: Int, _ executable: String, _ arguments: [String]) throws -> (
+    status: Int32, output: String
+  ) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/timeout")
     // SIGXFSZ ignored, so a write past the limit fails with EFBIG instead of killing the process.
-    process.arguments = ["60", "/bin/sh", "-c", "trap '' XFSZ; ulimit -f \(blocks) && exec \"$@\"", "sh", executable]
+    process.arguments =
+      ["60", "/bin/sh", "-c", "trap '' XFSZ; ulimit -f \(blocks) && exec \"$@\"", "sh", executable]
       + arguments
     let output = Pipe()
     process.standardOutput = output
@@ -57,12 +60,16 @@ struct FullDiskTests {
       if run.status == 1 {
         failures += 1
         #expect(
-          run.output.split(separator: "\n").contains { $0.hasPrefix("Inbox: ") && $0.contains("File too large") },
+          run.output.split(separator: "\n").contains {
+            $0.hasPrefix("Inbox: ") && $0.contains("File too large")
+          },
           "\(blocks) blocks: no error naming the failure:\n\(run.output.suffix(2000))")
       }
       // Whatever happened, what is on disk opens.
       if FileManager.default.fileExists(atPath: directory.path + "/log") {
-        #expect(throws: Never.self, "\(blocks) blocks") { _ = try LogReader(directory: directory.path + "/log") }
+        #expect(throws: Never.self, "\(blocks) blocks") {
+          _ = try LogReader(directory: directory.path + "/log")
+        }
       }
     }
     #expect(failures > 0, "the limits were too large to fail anything")
@@ -88,6 +95,7 @@ struct FullDiskTests {
     let before = try Data(contentsOf: URL(fileURLWithPath: segment))
     let repair = try Self.limited(1, rewind, ["repair", directory.path, "--yes"])
     #expect(repair.status == 74, "\(repair.output)")
-    #expect(try Data(contentsOf: URL(fileURLWithPath: segment)) == before, "the log was changed by a failed repair")
+    #expect(
+      try Data(contentsOf: URL(fileURLWithPath: segment)) == before, "the log was changed by a failed repair")
   }
 }

@@ -1,8 +1,8 @@
 import Foundation
 import Rewind
 import RewindLog
-import Testing
 import RewindTestSupport
+import Testing
 
 #if canImport(Glibc)
   import Glibc
@@ -62,7 +62,8 @@ import RewindTestSupport
     #expect(Self.fileType("/dev/null") == S_IFCHR)
     let full = try ExecutableTests.rewind(["export", directory.path, "-o", "/dev/full"])
     #expect(full.status == 74, "\(full.errors)")
-    #expect(full.errors.contains("/dev/full") && full.errors.contains("No space left on device"), "\(full.errors)")
+    #expect(
+      full.errors.contains("/dev/full") && full.errors.contains("No space left on device"), "\(full.errors)")
     #expect(Self.fileType("/dev/full") == S_IFCHR)
     let timeline = try ExecutableTests.rewind(["timeline", directory.path, "-o", "/dev/full"])
     #expect(timeline.status == 74, "\(timeline.errors)")

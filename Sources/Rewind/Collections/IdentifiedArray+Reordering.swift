@@ -55,7 +55,8 @@ extension IdentifiedArray {
   @inlinable
   public mutating func replaceSubrange(_ range: Range<Int>, with newElements: some Collection<Element>) {
     precondition(
-      range.lowerBound >= 0 && range.upperBound <= tree.count, "IdentifiedArray: range \(range) out of bounds")
+      range.lowerBound >= 0 && range.upperBound <= tree.count, "IdentifiedArray: range \(range) out of bounds"
+    )
     for _ in range {
       let removed = tree.remove(at: range.lowerBound, keyed: true)
       index.remove(removed.id)

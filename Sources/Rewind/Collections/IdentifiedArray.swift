@@ -122,7 +122,8 @@ public struct IdentifiedArray<Element: Identifiable> {
     }
     // `rows[id: id]?.flag.toggle()`: one lookup, where a get and a set would take two.
     _modify {
-      guard let label = index.label(of: id), let spot = tree.uniqueSpot(forKey: label), spot.holds(label) else {
+      guard let label = index.label(of: id), let spot = tree.uniqueSpot(forKey: label), spot.holds(label)
+      else {
         var added: Element?
         yield &added
         if let added {

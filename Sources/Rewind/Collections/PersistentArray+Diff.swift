@@ -67,7 +67,9 @@ extension PersistentArray where Element: Differentiable {
     _ middle: StagedChangeset<[Element]>, prefix: Int, oldMiddle: [Element], source: Self, target: Self,
     sourceMiddle: Range<Int>, targetMiddle: Range<Int>, endUpdates: [(target: Int, source: Int)]
   ) -> StagedChangeset<Self> {
-    func shifted(_ path: ElementPath) -> ElementPath { ElementPath(element: path.element &+ prefix, section: 0) }
+    func shifted(_ path: ElementPath) -> ElementPath {
+      ElementPath(element: path.element &+ prefix, section: 0)
+    }
     var deleted: [ElementPath] = []
     var inserted: [ElementPath] = []
     var moved: [Move<ElementPath>] = []

@@ -112,7 +112,8 @@ extension PersistentArray: RangeReplaceableCollection {
   @inlinable
   public mutating func replaceSubrange<C: Collection<Element>>(_ range: Range<Int>, with newElements: C) {
     precondition(
-      range.lowerBound >= 0 && range.upperBound <= tree.count, "PersistentArray: range \(range) out of bounds")
+      range.lowerBound >= 0 && range.upperBound <= tree.count, "PersistentArray: range \(range) out of bounds"
+    )
     let inserted = newElements.count
     // One element at a time costs about log n each; rebuilding costs about 1 per element.
     if (range.count &+ inserted) &* 8 > tree.count {

@@ -74,12 +74,16 @@ extension Checkpoints {
   @usableFromInline
   func _checkInvariants() {
     precondition(!checkpoints.isEmpty, "Checkpoints: no origin")
-    precondition(checkpoints.count <= limit + 1, "Checkpoints: \(checkpoints.count - 1) kept, over the limit \(limit)")
+    precondition(
+      checkpoints.count <= limit + 1, "Checkpoints: \(checkpoints.count - 1) kept, over the limit \(limit)")
     for (earlier, later) in zip(checkpoints, checkpoints.dropFirst()) {
-      precondition(earlier.sequence < later.sequence, "Checkpoints: #\(later.sequence) after #\(earlier.sequence)")
+      precondition(
+        earlier.sequence < later.sequence, "Checkpoints: #\(later.sequence) after #\(earlier.sequence)")
     }
     for checkpoint in checkpoints.dropFirst() {
-      precondition(checkpoint.sequence % interval == 0, "Checkpoints: #\(checkpoint.sequence) off the interval \(interval)")
+      precondition(
+        checkpoint.sequence % interval == 0,
+        "Checkpoints: #\(checkpoint.sequence) off the interval \(interval)")
     }
   }
 }

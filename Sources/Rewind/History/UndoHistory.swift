@@ -235,11 +235,14 @@ extension UndoHistory {
   @usableFromInline
   func _checkInvariants() {
     precondition(limit >= 0, "UndoHistory: negative limit \(limit)")
-    precondition(undoSteps.count <= limit, "UndoHistory: \(undoSteps.count) undo steps over the limit \(limit)")
+    precondition(
+      undoSteps.count <= limit, "UndoHistory: \(undoSteps.count) undo steps over the limit \(limit)")
     if limit == 0 { precondition(redoEntries.isEmpty, "UndoHistory: redo entries with undo off") }
     let steps = undoSteps.entries
     for (earlier, later) in zip(steps, steps.dropFirst()) {
-      precondition(earlier.before < later.before, "UndoHistory: undo steps out of order (\(earlier.before), \(later.before))")
+      precondition(
+        earlier.before < later.before,
+        "UndoHistory: undo steps out of order (\(earlier.before), \(later.before))")
     }
     for (earlier, later) in zip(redoEntries, redoEntries.dropFirst()) {
       precondition(
@@ -250,9 +253,12 @@ extension UndoHistory {
       precondition(entry.step.before < entry.after, "UndoHistory: a redo entry undone before its step began")
     }
     if let newestStep = undoSteps.last, let nextRedo = redoEntries.last {
-      precondition(newestStep.before < nextRedo.step.before, "UndoHistory: a redo step older than an undo step")
+      precondition(
+        newestStep.before < nextRedo.step.before, "UndoHistory: a redo step older than an undo step")
     }
-    if let transaction { precondition(transaction.depth >= 1, "UndoHistory: open transaction of depth \(transaction.depth)") }
+    if let transaction {
+      precondition(transaction.depth >= 1, "UndoHistory: open transaction of depth \(transaction.depth)")
+    }
   }
 }
 

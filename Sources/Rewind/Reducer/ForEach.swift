@@ -69,7 +69,9 @@ where Element.State: Identifiable, Element.State.ID: Sendable {
     if let addressed = toElementAction.extract(action) {
       let id = addressed.id
       let embed = toElementAction.embed
-      if let effect = state[keyPath: toElements].updateElement(id: id, { element.reduce(into: &$0, action: addressed.action) }) {
+      if let effect = state[keyPath: toElements].updateElement(
+        id: id, { element.reduce(into: &$0, action: addressed.action) })
+      {
         elementEffect = effect.map { embed(IdentifiedAction(id: id, action: $0)) }
           .inLifetime(LifetimeComponent(scope: toElements, element: EffectID(id)))
       } else {

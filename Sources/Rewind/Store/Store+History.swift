@@ -36,7 +36,9 @@ extension Store {
 
   /// The name of the step ``undo(from:)`` would take back, for a menu ("Undo Archive"); `nil` when unnamed
   /// or when there is none.
-  public var undoStepName: String? { engine.readHistory { $0.undo.canUndo ? $0.undo.undoSteps.last?.name : nil } }
+  public var undoStepName: String? {
+    engine.readHistory { $0.undo.canUndo ? $0.undo.undoSteps.last?.name : nil }
+  }
 
   /// The name of the step ``redo(from:)`` would bring back.
   public var redoStepName: String? {

@@ -182,4 +182,3 @@ public enum JournalStatus: Sendable, CustomStringConvertible {
     }
   }
 }
-

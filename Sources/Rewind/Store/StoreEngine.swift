@@ -288,7 +288,9 @@ final class StoreEngine<State: Sendable, Action: Sendable>: Sendable {
   /// Starts `effect`'s work, adding the tasks it starts to `started`. Runs on the thread that holds the
   /// gate.
   @usableFromInline
-  func start(_ effect: Effect<Action>, cause: UInt64, metadata: EventMetadata, started: inout StoreTask.Effects?) {
+  func start(
+    _ effect: Effect<Action>, cause: UInt64, metadata: EventMetadata, started: inout StoreTask.Effects?
+  ) {
     for item in effect.items {
       switch item {
       case .send(let action):
@@ -336,7 +338,8 @@ final class StoreEngine<State: Sendable, Action: Sendable>: Sendable {
 
   /// Whether the journal refused an event.
   var journalStatus: JournalStatus {
-    ((journalFailure.withLock { $0 } as (any Error)?) ?? journal.failure).map(JournalStatus.failed) ?? .healthy
+    ((journalFailure.withLock { $0 } as (any Error)?) ?? journal.failure).map(JournalStatus.failed)
+      ?? .healthy
   }
 
   /// The first event the journal refused, if any.
@@ -375,7 +378,8 @@ struct PendingEvent<State: Sendable, Action: Sendable>: Sendable {
   @inlinable
   init(action: Action, from origin: Origin) {
     self.init(
-      payload: .action(action), actor: origin.actor, source: origin.source, correlationID: origin.correlationID)
+      payload: .action(action), actor: origin.actor, source: origin.source,
+      correlationID: origin.correlationID)
   }
 
   /// A history command sent from `origin`.

@@ -17,7 +17,9 @@ public struct ChangesetSequence<State: Sendable, Element: Sendable>: AsyncSequen
   @usableFromInline let hub: StateHub<State>
   @usableFromInline let extract: @Sendable (State) -> PersistentArray<Element>
   @usableFromInline let diff:
-    @Sendable (PersistentArray<Element>, PersistentArray<Element>) -> StagedChangeset<PersistentArray<Element>>
+    @Sendable (PersistentArray<Element>, PersistentArray<Element>) -> StagedChangeset<
+      PersistentArray<Element>
+    >
   @usableFromInline let shared: SharedDiff<Element>
 
   // Made by the store's inlinable `changesets(of:)`, so that `extract` and `diff` are specialized for the

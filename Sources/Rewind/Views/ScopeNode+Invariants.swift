@@ -11,15 +11,20 @@ extension ScopeNode {
           "observation: a path's interest and its node's list disagree")
       }
       for path in interestingPaths.values {
-        precondition(paths.values.contains { $0 === path }, "observation: an interesting path the node does not hold")
+        precondition(
+          paths.values.contains { $0 === path }, "observation: an interesting path the node does not hold")
       }
       for (object, entry) in pathsByKeyPathObject {
-        precondition(ObjectIdentifier(entry.keyPath) == object, "observation: a key path cached under another's identity")
-        precondition(paths.values.contains { $0 === entry.path }, "observation: a cached path the node does not hold")
+        precondition(
+          ObjectIdentifier(entry.keyPath) == object, "observation: a key path cached under another's identity"
+        )
+        precondition(
+          paths.values.contains { $0 === entry.path }, "observation: a cached path the node does not hold")
       }
       for edge in interestingChildren.values {
         precondition(
-          edge.key.map { children[$0] === edge } ?? false, "observation: an interesting edge the node does not hold")
+          edge.key.map { children[$0] === edge } ?? false,
+          "observation: an interesting edge the node does not hold")
       }
       for edge in children.values {
         precondition(!edge.isDetached, "observation: a detached edge still held")

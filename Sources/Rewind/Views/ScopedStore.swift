@@ -51,7 +51,8 @@ public class ScopedStore<State: Sendable, Action: Sendable>: @unchecked Sendable
   /// prefer reading the properties a view needs (`store.title`), which are tracked one by one.
   public final var state: State {
     let (path, state) = observation.read(
-      .whole, alias: nil, make: { owner in TypedPathObservation(owner: owner) { ValueIdentity.changed($0, $1, equal: nil) } },
+      .whole, alias: nil,
+      make: { owner in TypedPathObservation(owner: owner) { ValueIdentity.changed($0, $1, equal: nil) } },
       value: { $0 })
     path.access()
     return state
@@ -75,7 +76,9 @@ public class ScopedStore<State: Sendable, Action: Sendable>: @unchecked Sendable
   ///
   /// Inlinable, so that the comparison a flush makes for this path is specialized for the app's types.
   @inlinable
-  final func read<Value>(_ keyPath: KeyPath<State, Value> & Sendable, equal: ((Value, Value) -> Bool)?) -> Value {
+  final func read<Value>(_ keyPath: KeyPath<State, Value> & Sendable, equal: ((Value, Value) -> Bool)?)
+    -> Value
+  {
     let (path, value) = observation.read(
       .keyPath(keyPath), alias: keyPath,
       make: { owner in TypedPathObservation.reading(keyPath, owner: owner, equal: equal) },
@@ -145,7 +148,9 @@ public class ScopedStore<State: Sendable, Action: Sendable>: @unchecked Sendable
 
   /// Sends a scope's action through its parent.
   @usableFromInline
-  final func sendThroughParent(_ action: Action, from origin: Origin, transaction: ViewTransaction?) -> StoreTask {
+  final func sendThroughParent(_ action: Action, from origin: Origin, transaction: ViewTransaction?)
+    -> StoreTask
+  {
     // Every store is either a root (an engine) or a scope (a parent to send through): see the initializers.
     sendToParent?(action, origin, transaction) ?? StoreTask(effects: nil)
   }

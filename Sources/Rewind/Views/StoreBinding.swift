@@ -25,7 +25,9 @@ public struct StoreBinding<Value>: Sendable {
 
   /// Sends the action that sets `newValue`; the view updates it causes are applied inside `transaction`.
   @discardableResult
-  public func send(_ newValue: Value, transaction: ViewTransaction?) -> StoreTask { sendValue(newValue, transaction) }
+  public func send(_ newValue: Value, transaction: ViewTransaction?) -> StoreTask {
+    sendValue(newValue, transaction)
+  }
 }
 
 extension ScopedStore {

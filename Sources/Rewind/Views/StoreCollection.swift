@@ -52,7 +52,8 @@ extension ScopedStore {
     let childChanges = CollectionScope<Element, ElementAction>.childChanges(using: changes)
     let scope = observation.scope(key, get: { $0[keyPath: toElements] }, childChanges: childChanges) {
       collectionObservation in
-      CollectionScope<Element, ElementAction>(observation: collectionObservation, element: element, send: send)
+      CollectionScope<Element, ElementAction>(
+        observation: collectionObservation, element: element, send: send)
     }
     return StoreCollection(scope: scope)
   }
@@ -74,7 +75,9 @@ enum CollectionChange<Element: Identifiable> {
   ///   of the same collection, O(log n + leaf size); O(n) when the two share nothing. Inlined where the app
   ///   scopes, so specialized for `Element`.
   @inlinable
-  init(from old: IdentifiedArray<Element>, to new: IdentifiedArray<Element>, equal: ((Element, Element) -> Bool)?) {
+  init(
+    from old: IdentifiedArray<Element>, to new: IdentifiedArray<Element>, equal: ((Element, Element) -> Bool)?
+  ) {
     guard old.count == new.count else {
       self = .ids
       return
@@ -82,7 +85,9 @@ enum CollectionChange<Element: Identifiable> {
     var changed: [(old: Element, new: Element)] = []
     let sameIDs = old.tree.sharedRun(with: new.tree, forward: true, limit: old.count) { before, after, _ in
       guard before.id == after.id else { return false }
-      if !ValueIdentity.isIdentical(before, after), equal?(before, after) != true { changed.append((before, after)) }
+      if !ValueIdentity.isIdentical(before, after), equal?(before, after) != true {
+        changed.append((before, after))
+      }
       return true
     }
     if sameIDs != old.count {
@@ -97,7 +102,8 @@ enum CollectionChange<Element: Identifiable> {
 ///
 /// A snapshot of the collection's elements when it was made by `scope(state:action:)`; each element's
 /// store reads the live state, by id.
-public struct StoreCollection<Element: Identifiable & Sendable, ElementAction: Sendable>: RandomAccessCollection,
+public struct StoreCollection<Element: Identifiable & Sendable, ElementAction: Sendable>:
+  RandomAccessCollection,
   Sendable
 where Element.ID: Sendable {
   let scope: CollectionScope<Element, ElementAction>
@@ -134,7 +140,8 @@ where Element.ID: Sendable {
   init(
     observation: any StoreObserving<IdentifiedArray<Element>>,
     element: @escaping @Sendable (IdentifiedArray<Element>, Element.ID) -> Element?,
-    send: @escaping @Sendable (IdentifiedAction<Element.ID, ElementAction>, Origin, ViewTransaction?) -> StoreTask
+    send:
+      @escaping @Sendable (IdentifiedAction<Element.ID, ElementAction>, Origin, ViewTransaction?) -> StoreTask
   ) {
     self.observation = observation
     self.element = element
@@ -198,12 +205,15 @@ where Element.ID: Sendable {
   func store(for element: Element) -> ScopedStore<Element, ElementAction> {
     let id = element.id
     // The element store holds this scope, which keeps the collection's node in the tree while rows live.
-    let send: @Sendable (ElementAction, Origin, ViewTransaction?) -> StoreTask = { [self] action, origin, transaction in
+    let send: @Sendable (ElementAction, Origin, ViewTransaction?) -> StoreTask = {
+      [self] action, origin, transaction in
       self.send(IdentifiedAction(id: id, action: action), origin, transaction)
     }
     let lookUp = self.element
-    return observation.scope(.element(AnyHashable(id)), extract: { lookUp($0, id) }, seen: element) { elementObservation in
-      ScopedStore<Element, ElementAction>(rootEngine: nil, observation: elementObservation, sendToParent: send)
+    return observation.scope(.element(AnyHashable(id)), extract: { lookUp($0, id) }, seen: element) {
+      elementObservation in
+      ScopedStore<Element, ElementAction>(
+        rootEngine: nil, observation: elementObservation, sendToParent: send)
     }
   }
 }

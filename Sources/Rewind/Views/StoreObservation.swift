@@ -84,7 +84,9 @@ final class RootedObservation<Root: Sendable, State>: StoreObserving, @unchecked
         }
         return nil
       }
-      if let cached = (node.children[key] as? OptionalChildEdge<State, Child>)?.store as? Made { return cached }
+      if let cached = (node.children[key] as? OptionalChildEdge<State, Child>)?.store as? Made {
+        return cached
+      }
       return makeOptionalChild(at: key, extract: extract, current: current, makeStore: makeStore)
     }
   }
@@ -94,7 +96,9 @@ final class RootedObservation<Root: Sendable, State>: StoreObserving, @unchecked
     makeStore: (any StoreObserving<Child>) -> Made
   ) -> Made {
     center.withTreeLock {
-      if let cached = (node.children[key] as? PresentChildEdge<State, Child>)?.store as? Made { return cached }
+      if let cached = (node.children[key] as? PresentChildEdge<State, Child>)?.store as? Made {
+        return cached
+      }
       let edge = PresentChildEdge<State, Child>(parent: node, get: { get($0) }, childChanges: childChanges)
       let resolveParent = resolve
       let store = attach(edge, at: key, makeStore: makeStore) { edge.get(resolveParent($0)) }
@@ -108,7 +112,9 @@ final class RootedObservation<Root: Sendable, State>: StoreObserving, @unchecked
     makeStore: (any StoreObserving<Child>) -> Made
   ) -> Made {
     center.withCurrentState { root in
-      if let cached = (node.children[key] as? OptionalChildEdge<State, Child>)?.store as? Made { return cached }
+      if let cached = (node.children[key] as? OptionalChildEdge<State, Child>)?.store as? Made {
+        return cached
+      }
       let current = extract(resolve(root)) ?? seen
       return makeOptionalChild(at: key, extract: extract, current: current, makeStore: makeStore)
     }

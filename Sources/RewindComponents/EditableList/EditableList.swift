@@ -15,7 +15,8 @@ public struct EditableList<Item: EditableItem>: Reducer, Sendable {
 
   /// Creates the reducer.
   public init(
-    cell: SwipeCell = SwipeCell(), editor: TextEditor = TextEditor(), rowTemplate: SwipeCellState = SwipeCellState(),
+    cell: SwipeCell = SwipeCell(), editor: TextEditor = TextEditor(),
+    rowTemplate: SwipeCellState = SwipeCellState(),
     editConfiguration: TextEditConfiguration = TextEditConfiguration(),
     deleteButton: (side: SwipeDirection, index: Int)? = nil
   ) {
@@ -34,7 +35,9 @@ public struct EditableList<Item: EditableItem>: Reducer, Sendable {
   }
 
   /// Applies `action` to `state`; see the type's documentation for the rules.
-  public func reduce(into state: inout EditableListState<Item>, action: EditableListAction<Item>) -> Effect<EditableListAction<Item>> {
+  public func reduce(into state: inout EditableListState<Item>, action: EditableListAction<Item>) -> Effect<
+    EditableListAction<Item>
+  > {
     switch action {
     case .insert(let item, let index):
       guard state.rows.index(id: item.id) == nil else { return .none }
@@ -46,7 +49,9 @@ public struct EditableList<Item: EditableItem>: Reducer, Sendable {
     case .move(let from, let to):
       guard state.rows.indices.contains(from), state.rows.indices.contains(to) else {
         return .diagnostic(
-          Diagnostic(kind: .invalidInput, message: "EditableList: move \(from) → \(to) outside 0..<\(state.rows.count)"))
+          Diagnostic(
+            kind: .invalidInput, message: "EditableList: move \(from) → \(to) outside 0..<\(state.rows.count)"
+          ))
       }
       state.rows.move(from: from, to: to)
       return .none
@@ -61,7 +66,11 @@ public struct EditableList<Item: EditableItem>: Reducer, Sendable {
       let effect = table.reduce(into: &state.table, action: .row(addressed)).map(Self.fromTable)
       if let deleteButton, let row = state.rows[id: addressed.id],
         row.swipe.events.contains(where: { event in
-          if case .buttonTapped(let tap) = event { tap.direction == deleteButton.side && tap.index == deleteButton.index } else { false }
+          if case .buttonTapped(let tap) = event {
+            tap.direction == deleteButton.side && tap.index == deleteButton.index
+          } else {
+            false
+          }
         })
       {
         return effect.merge(with: remove(&state, id: addressed.id))
@@ -71,7 +80,9 @@ public struct EditableList<Item: EditableItem>: Reducer, Sendable {
       guard let index = state.rows.index(id: addressed.id) else { return missing("edit", addressed.id) }
       let editor = self.editor
       let id = addressed.id
-      let embed: @Sendable (TextEditAction) -> EditableListAction<Item> = { .edit(IdentifiedAction(id: id, action: $0)) }
+      let embed: @Sendable (TextEditAction) -> EditableListAction<Item> = {
+        .edit(IdentifiedAction(id: id, action: $0))
+      }
       return state.rows.updateElement(at: index) { row in
         let effect = editor.reduce(into: &row.edit, action: addressed.action)
         if row.edit.events.contains(where: { if case .didEndEditing = $0 { true } else { false } }) {
@@ -84,11 +95,13 @@ public struct EditableList<Item: EditableItem>: Reducer, Sendable {
       let touch = SwipeTableAction<Item.ID>.touchDown(rowID: rowID, location: location, at: now)
       return table.reduce(into: &state.table, action: touch).map(Self.fromTable)
     case .closeAll(let animated, let now):
-      return table.reduce(into: &state.table, action: .closeAll(animated: animated, at: now)).map(Self.fromTable)
+      return table.reduce(into: &state.table, action: .closeAll(animated: animated, at: now)).map(
+        Self.fromTable)
     case .resumeTimers(let now):
       var effect = table.reduce(into: &state.table, action: .resumeAnimations(at: now)).map(Self.fromTable)
       for row in state.rows where row.edit.isEditing {
-        effect = effect.merge(with: reduce(into: &state, action: .edit(IdentifiedAction(id: row.id, action: .resumeAutoSave))))
+        effect = effect.merge(
+          with: reduce(into: &state, action: .edit(IdentifiedAction(id: row.id, action: .resumeAutoSave))))
       }
       return effect
     }
@@ -101,12 +114,16 @@ public struct EditableList<Item: EditableItem>: Reducer, Sendable {
     state.table.forget(id)
     var effect = Effect<EditableListAction<Item>>.none
     if row.swipe.isAnimating { effect = .cancel(id: SwipeRowTimerID(rowID: id)) }
-    if row.edit.isEditing { effect = effect.merge(with: .cancel(id: TextEditor.AutoSaveID(editorID: row.edit.editorID))) }
+    if row.edit.isEditing {
+      effect = effect.merge(with: .cancel(id: TextEditor.AutoSaveID(editorID: row.edit.editorID)))
+    }
     return effect
   }
 
   private func missing(_ verb: String, _ id: Item.ID) -> Effect<EditableListAction<Item>> {
-    .diagnostic(Diagnostic(kind: .elementMissing, message: "EditableList: \(verb) for id \(id), which is not in the list"))
+    .diagnostic(
+      Diagnostic(
+        kind: .elementMissing, message: "EditableList: \(verb) for id \(id), which is not in the list"))
   }
 
   @Sendable static func fromTable(_ action: SwipeTableAction<Item.ID>) -> EditableListAction<Item> {

@@ -6,13 +6,16 @@ public struct ScrollSwipeCell: Reducer, Sendable {
   public init() {}
 
   /// Applies `action` to `state`; see the type's documentation for the rules.
-  public func reduce(into state: inout ScrollSwipeCellState, action: ScrollSwipeCellAction) -> Effect<ScrollSwipeCellAction> {
+  public func reduce(into state: inout ScrollSwipeCellState, action: ScrollSwipeCellAction) -> Effect<
+    ScrollSwipeCellAction
+  > {
     let layout = state.layout
     switch action {
     case .dragged(let x):
       guard x.isFinite else { return .none }
       let l = layout.closedOffset
-      let blockLeft = x < l && (layout.leftWidths.isEmpty || (!state.canOpenLeftButtons && !state.showsLeftButtons))
+      let blockLeft =
+        x < l && (layout.leftWidths.isEmpty || (!state.canOpenLeftButtons && !state.showsLeftButtons))
       let blockRight =
         x > l && (layout.rightWidths.isEmpty || (!state.canOpenRightButtons && !state.showsRightButtons))
       if blockLeft || blockRight {
@@ -22,7 +25,8 @@ public struct ScrollSwipeCell: Reducer, Sendable {
         updateFlags(&state)
       }
     case .dragEnded(let velocity):
-      let release = layout.release(x: state.contentOffset, velocityPointsPerMillisecond: velocity.isFinite ? velocity : 0)
+      let release = layout.release(
+        x: state.contentOffset, velocityPointsPerMillisecond: velocity.isFinite ? velocity : 0)
       state.lastRelease = release
       scroll(&state, to: release.target, animated: true)
     case .hide(let animated):
@@ -34,11 +38,14 @@ public struct ScrollSwipeCell: Reducer, Sendable {
     case .toggleLeft:
       scroll(&state, to: state.showsLeftButtons ? layout.closedOffset : 0, animated: true)
     case .toggleRight:
-      scroll(&state, to: state.showsRightButtons ? layout.closedOffset : layout.rightOpenOffset, animated: true)
+      scroll(
+        &state, to: state.showsRightButtons ? layout.closedOffset : layout.rightOpenOffset, animated: true)
     case .tap:
       if state.tapClosesCell { scroll(&state, to: layout.closedOffset, animated: true) }
     case .tablePanned:
-      if state.contentOffset != layout.closedOffset { scroll(&state, to: layout.closedOffset, animated: true) }
+      if state.contentOffset != layout.closedOffset {
+        scroll(&state, to: layout.closedOffset, animated: true)
+      }
     case .contentSizeChanged:
       scroll(&state, to: layout.closedOffset, animated: false)
     case .setLayout(let newLayout):

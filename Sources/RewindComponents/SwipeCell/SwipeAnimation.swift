@@ -43,7 +43,9 @@ public struct SwipeAnimationRun: Equatable, Sendable, Codable {
   public var completion: SwipeCompletion
 
   /// Creates a run.
-  public init(id: Int, from: Double, to: Double, animation: SwipeAnimation, start: Double, completion: SwipeCompletion) {
+  public init(
+    id: Int, from: Double, to: Double, animation: SwipeAnimation, start: Double, completion: SwipeCompletion
+  ) {
     self.id = id
     self.from = from
     self.to = to

@@ -18,7 +18,8 @@ public struct SwipeButton: Equatable, Sendable, Codable {
   }
 
   /// A button sized like upstream's convenience factory: the fitted content width plus 10 pt on each side.
-  public static func fitted(title: String, contentWidth: Double, callbackAutoHide: Bool? = nil) -> SwipeButton {
+  public static func fitted(title: String, contentWidth: Double, callbackAutoHide: Bool? = nil) -> SwipeButton
+  {
     SwipeButton(title: title, width: contentWidth + 20, callbackAutoHide: callbackAutoHide)
   }
 

@@ -9,7 +9,8 @@ extension SwipeCell {
   /// A move is animated only with an animation, a finite `now`, and somewhere to go or something to do at
   /// its end; otherwise it jumps, and its completion runs at once.
   func setOffset(
-    _ state: inout SwipeCellState, _ value: Double, animation: SwipeAnimation?, completion: SwipeCompletion = .none,
+    _ state: inout SwipeCellState, _ value: Double, animation: SwipeAnimation?,
+    completion: SwipeCompletion = .none,
     at now: Double?
   ) -> Effect<SwipeCellAction> {
     let effect = interrupt(&state, at: now, finishing: false)

@@ -5,7 +5,8 @@ import Rewind
 extension SwipeCell {
   /// Whether the pan may begin (upstream `gestureRecognizerShouldBegin`), then its began step.
   func panBegan(
-    _ state: inout SwipeCellState, translation: SwipeVector, location: SwipeVector, onButtons: Bool, now: Double
+    _ state: inout SwipeCellState, translation: SwipeVector, location: SwipeVector, onButtons: Bool,
+    now: Double
   ) -> Effect<SwipeCellAction> {
     guard !state.isEditing, translation.isFinite, Swift.abs(translation.y) <= Swift.abs(translation.x) else {
       return .none
@@ -75,7 +76,8 @@ extension SwipeCell {
     let settings = state.settings(SwipeDirection(offset: o))
     let animation =
       target == 0
-      ? settings.hideAnimation : Swift.abs(o) > Swift.abs(target) ? settings.stretchAnimation : settings.showAnimation
+      ? settings.hideAnimation
+      : Swift.abs(o) > Swift.abs(target) ? settings.stretchAnimation : settings.showAnimation
     return setOffset(&state, target, animation: animation, at: now)
   }
 

@@ -65,7 +65,9 @@ public struct SwipeCell: Reducer, Sendable {
   }
 
   /// The reduction without timers: a swipe table schedules its rows' timers itself, named by row.
-  func reduceWithoutTimer(into state: inout SwipeCellState, action: SwipeCellAction) -> Effect<SwipeCellAction> {
+  func reduceWithoutTimer(into state: inout SwipeCellState, action: SwipeCellAction) -> Effect<
+    SwipeCellAction
+  > {
     state.events.removeAll(keepingCapacity: true)
     switch action {
     case .panBegan(let translation, let location, let onButtons, let now):
@@ -85,7 +87,8 @@ public struct SwipeCell: Reducer, Sendable {
       state.firstSwipeDirection = nil
       return state.offset == 0 ? .none : hide(&state, animated: true, now: now)
     case .tapContent(let location, let now):
-      guard state.presentation(at: now).isOverlayShown, !state.isGestureActive, shouldHideOnTap(location) else {
+      guard state.presentation(at: now).isOverlayShown, !state.isGestureActive, shouldHideOnTap(location)
+      else {
         return .none
       }
       return hide(&state, animated: true, now: now)
@@ -94,7 +97,8 @@ public struct SwipeCell: Reducer, Sendable {
         return .diagnostic(
           Diagnostic(
             kind: .invalidInput,
-            message: "SwipeCell: tap on button \(index) of \(side), which has \(state.buttons(side).count) buttons"))
+            message:
+              "SwipeCell: tap on button \(index) of \(side), which has \(state.buttons(side).count) buttons"))
       }
       guard state.presentation(at: now).isOverlayShown else { return .none }
       return click(&state, SwipeButtonTap(index: index, direction: side, fromExpansion: false), now: now)
@@ -103,14 +107,16 @@ public struct SwipeCell: Reducer, Sendable {
       state.allowsRightToLeft = !state.rightButtons.isEmpty
       guard !state.buttons(side).isEmpty else { return .none }
       let target = side.sign * state.containerWidth(side)
-      return setOffset(&state, target, animation: animated ? state.settings(side).showAnimation : nil, at: now)
+      return setOffset(
+        &state, target, animation: animated ? state.settings(side).showAnimation : nil, at: now)
     case .hide(let animated, let now):
       return hide(&state, animated: animated, now: now)
     case .expand(let side, let now):
       let expansion = state.expansion(side)
       guard state.activeExpansion == nil, expansion.fillOnTrigger else { return .none }
       let target = side.sign * state.containerWidth(side) * expansion.threshold * 2
-      return setOffset(&state, target, animation: expansion.triggerAnimation, completion: .finishExpandSwipe, at: now)
+      return setOffset(
+        &state, target, animation: expansion.triggerAnimation, completion: .finishExpandSwipe, at: now)
     case .setOffset(let value, let animated, let now):
       guard value.isFinite else { return .none }
       return setOffset(&state, value, animation: animated ? SwipeAnimation() : nil, at: now)
@@ -127,7 +133,9 @@ public struct SwipeCell: Reducer, Sendable {
       return .none
     case .setSafeAreaInsets(let left, let right):
       let clean = { (value: Double) in value.isFinite ? Swift.max(0, value) : 0 }
-      let (deltaLeft, deltaRight) = (clean(left) - state.safeAreaInsetLeft, clean(right) - state.safeAreaInsetRight)
+      let (deltaLeft, deltaRight) = (
+        clean(left) - state.safeAreaInsetLeft, clean(right) - state.safeAreaInsetRight
+      )
       state.safeAreaInsetLeft = clean(left)
       state.safeAreaInsetRight = clean(right)
       if state.offset > 0 && deltaLeft != 0 && !state.leftButtons.isEmpty {

@@ -56,8 +56,10 @@ extension SwipeCellAction {
   /// The display time the action carries, if any (`at`).
   public var time: Double? {
     switch self {
-    case .panBegan(_, _, _, let now), .panChanged(_, let now), .panEnded(_, _, let now), .tapContent(_, let now), .tapButton(_, _, let now),
-      .show(_, _, let now), .hide(_, let now), .expand(_, let now), .setOffset(_, _, let now), .cancelGesture(let now), .resumeAnimation(let now):
+    case .panBegan(_, _, _, let now), .panChanged(_, let now), .panEnded(_, _, let now),
+      .tapContent(_, let now), .tapButton(_, _, let now),
+      .show(_, _, let now), .hide(_, let now), .expand(_, let now), .setOffset(_, _, let now),
+      .cancelGesture(let now), .resumeAnimation(let now):
       now
     case .setEditing, .setButtons, .setCellWidth, .setSafeAreaInsets, .refreshContent, .prepareForReuse,
       .animationFinished:

@@ -7,7 +7,9 @@ extension SwipeCellState {
       if let animation {
         // The running animation is the latest one started, so its timer's finish is the only one honoured.
         assert(animation.id == animationCount, "animation \(animation.id) of \(animationCount) started")
-        assert(animation.start.isFinite && animation.from.isFinite && animation.to.isFinite, "animation \(animation)")
+        assert(
+          animation.start.isFinite && animation.from.isFinite && animation.to.isFinite,
+          "animation \(animation)")
       }
       assert(activeExpansion == nil || isOverlayShown || animation != nil, "expansion without overlay")
     #endif

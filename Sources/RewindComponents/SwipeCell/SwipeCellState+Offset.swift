@@ -38,7 +38,8 @@ extension SwipeCellState {
     }
     let width = containerWidth(side)
     let settings = settings(side)
-    targetOffset = settings.keepButtonsSwiped && magnitude > width * settings.threshold ? side.sign * width : 0
+    targetOffset =
+      settings.keepButtonsSwiped && magnitude > width * settings.threshold ? side.sign * width : 0
     let expansion = expansion(side)
     if expansion.buttonIndex >= 0 && magnitude > width * expansion.threshold {
       activeExpansion = side

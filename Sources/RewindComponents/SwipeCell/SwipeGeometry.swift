@@ -74,7 +74,9 @@ public enum SwipeGeometry {
   }
 
   /// The rotate3D door of `side` at `progress`, or `nil` when that side does not use rotate3D.
-  public static func hinge(_ state: SwipeCellState, side: SwipeDirection, progress: Double? = nil) -> SwipeHinge? {
+  public static func hinge(_ state: SwipeCellState, side: SwipeDirection, progress: Double? = nil)
+    -> SwipeHinge?
+  {
     guard state.settings(side).transition == .rotate3D else { return nil }
     let t = clampProgress(progress ?? state.progress(side))
     let inv: Double = side == .leftToRight ? 1 : -1
@@ -110,7 +112,8 @@ public enum SwipeGeometry {
     }
     return SwipeExpansionFrame(
       containerX: containerX, containerWidth: magnitude, buttonIndex: settings.buttonIndex, buttonX: buttonX,
-      buttonWidth: buttonWidth, color: settings.expansionColor ?? buttons[settings.buttonIndex].backgroundColor)
+      buttonWidth: buttonWidth,
+      color: settings.expansionColor ?? buttons[settings.buttonIndex].backgroundColor)
   }
 
   static func distance(_ settings: SwipeSettings) -> Double {

@@ -16,7 +16,9 @@ public struct SwipeTable<Row: SwipeTableRow>: Reducer, Sendable {
   }
 
   /// Applies `action` to `state`; see the type's documentation for the rules.
-  public func reduce(into state: inout SwipeTableState<Row>, action: SwipeTableAction<Row.ID>) -> Effect<SwipeTableAction<Row.ID>> {
+  public func reduce(into state: inout SwipeTableState<Row>, action: SwipeTableAction<Row.ID>) -> Effect<
+    SwipeTableAction<Row.ID>
+  > {
     state.events.removeAll(keepingCapacity: true)
     defer { state._checkInvariants() }
     switch action {
@@ -42,10 +44,14 @@ public struct SwipeTable<Row: SwipeTableRow>: Reducer, Sendable {
     }
   }
 
-  func rowAction(_ state: inout SwipeTableState<Row>, id: Row.ID, action: SwipeCellAction) -> Effect<SwipeTableAction<Row.ID>> {
+  func rowAction(_ state: inout SwipeTableState<Row>, id: Row.ID, action: SwipeCellAction) -> Effect<
+    SwipeTableAction<Row.ID>
+  > {
     guard let index = state.rows.index(id: id) else {
       return .diagnostic(
-        Diagnostic(kind: .elementMissing, message: "SwipeTable received \(action) for row \(id), which is not in the table"))
+        Diagnostic(
+          kind: .elementMissing,
+          message: "SwipeTable received \(action) for row \(id), which is not in the table"))
     }
     var effect = Effect<SwipeTableAction<Row.ID>>.none
     if case .panBegan = action {
@@ -123,14 +129,16 @@ public struct SwipeTable<Row: SwipeTableRow>: Reducer, Sendable {
     if swipe.animationID != before || resumes {
       let timerID = SwipeRowTimerID(rowID: id)
       if let run = state.rows[index].swipe.animation {
-        let finished = SwipeTableAction<Row.ID>.row(IdentifiedAction(id: id, action: .animationFinished(id: run.id)))
+        let finished = SwipeTableAction<Row.ID>.row(
+          IdentifiedAction(id: id, action: .animationFinished(id: run.id)))
         timer = ComponentTimer.finish(run, at: now ?? run.start, send: finished, id: timerID)
       } else {
         // Ended early: its timer would only send an ignored finish (harmless when the timer sent it).
         timer = .cancel(id: timerID)
       }
     }
-    return effect.map { .row(IdentifiedAction(id: id, action: $0)) }.merge(with: timer).merge(with: hideOthers)
+    return effect.map { .row(IdentifiedAction(id: id, action: $0)) }.merge(with: timer).merge(
+      with: hideOthers)
   }
 
   /// The animating rows in display order (a Set's order differs between processes; replay must not).

@@ -27,11 +27,13 @@ public struct CharacterCountLabel: Equatable, Sendable {
   public static func make(style: CharacterCountDisplay, count: Int, maximum: Int?) -> CharacterCountLabel? {
     switch (style, maximum) {
     case (.none, _): return nil
-    case (.remaining, let max?): return CharacterCountLabel(text: "\(max - count) characters remaining", isWarning: max - count < 10)
+    case (.remaining, let max?):
+      return CharacterCountLabel(text: "\(max - count) characters remaining", isWarning: max - count < 10)
     case (.count, let max?): return CharacterCountLabel(text: "\(count)/\(max)", isWarning: count > max)
     case (.count, nil): return CharacterCountLabel(text: "\(count)", isWarning: false)
     case (.both, let max?):
-      return CharacterCountLabel(text: "\(count)/\(max) (\(max - count) remaining)", isWarning: max - count < 10)
+      return CharacterCountLabel(
+        text: "\(count)/\(max) (\(max - count) remaining)", isWarning: max - count < 10)
     case (.remaining, nil), (.both, nil): return CharacterCountLabel(text: "", isWarning: false)
     }
   }

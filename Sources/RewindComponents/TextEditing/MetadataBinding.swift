@@ -18,9 +18,12 @@ public struct MetadataBinding: Equatable, Sendable {
   ///   - configured: the metadata views' texts from their configurations (`nil` or empty: free); its
   ///     count is the number of views, clamped to 0…3.
   ///   - formatter: formats other Date properties with the fixed `dd MMM yyyy` pattern.
-  public static func bind(_ value: Any, configured: [String?], formatter: MetadataDateFormatter = MetadataDateFormatter()) -> MetadataBinding {
+  public static func bind(
+    _ value: Any, configured: [String?], formatter: MetadataDateFormatter = MetadataDateFormatter()
+  ) -> MetadataBinding {
     var binding = MetadataBinding(
-      title: nil, icon: nil, badge: nil, metadata: Array(configured.prefix(MetadataViews.count(requested: configured.count))))
+      title: nil, icon: nil, badge: nil,
+      metadata: Array(configured.prefix(MetadataViews.count(requested: configured.count))))
     for child in Mirror(reflecting: value).children {
       guard let label = child.label?.lowercased(), let property = unwrap(child.value) else { continue }
       switch label {
@@ -29,7 +32,11 @@ public struct MetadataBinding: Equatable, Sendable {
       case "icon", "image":
         if let symbol = property as? String { binding.icon = symbol }
       case "badge", "count":
-        if let text = property as? String { binding.badge = text } else if let number = property as? Int { binding.badge = "\(number)" }
+        if let text = property as? String {
+          binding.badge = text
+        } else if let number = property as? Int {
+          binding.badge = "\(number)"
+        }
       default:
         let text: String
         if let date = property as? Date {
@@ -39,7 +46,9 @@ public struct MetadataBinding: Equatable, Sendable {
         } else {
           continue
         }
-        if let free = binding.metadata.firstIndex(where: { ($0 ?? "").isEmpty }) { binding.metadata[free] = text }
+        if let free = binding.metadata.firstIndex(where: { ($0 ?? "").isEmpty }) {
+          binding.metadata[free] = text
+        }
       }
     }
     return binding

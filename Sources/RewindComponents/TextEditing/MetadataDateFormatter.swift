@@ -23,7 +23,10 @@ public struct MetadataDateFormatter: Sendable {
   public var timeZone: TimeZone
 
   /// Creates a formatter.
-  public init(locale: Locale = Locale(identifier: "en_US_POSIX"), timeZone: TimeZone = TimeZone(identifier: "UTC") ?? .current) {
+  public init(
+    locale: Locale = Locale(identifier: "en_US_POSIX"),
+    timeZone: TimeZone = TimeZone(identifier: "UTC") ?? .current
+  ) {
     self.locale = locale
     self.timeZone = timeZone
   }
@@ -45,7 +48,9 @@ public struct MetadataDateFormatter: Sendable {
     let delta = now.timeIntervalSince(date)
     let magnitude = Swift.abs(delta)
     let future = delta < 0
-    func phrase(_ value: Int, _ unit: String) -> String { future ? "in \(value)\(unit)" : "\(value)\(unit) ago" }
+    func phrase(_ value: Int, _ unit: String) -> String {
+      future ? "in \(value)\(unit)" : "\(value)\(unit) ago"
+    }
     if magnitude < 60 { return "Just now" }
     if magnitude < 3600 { return phrase(Int(magnitude / 60), "m") }
     if magnitude < 86400 { return phrase(Int(magnitude / 3600), "h") }
@@ -66,7 +71,9 @@ public struct MetadataDateFormatter: Sendable {
     return formatter.string(from: date)
   }
 
-  private func styled(date dateStyle: DateFormatter.Style, time timeStyle: DateFormatter.Style, _ date: Date) -> String {
+  private func styled(date dateStyle: DateFormatter.Style, time timeStyle: DateFormatter.Style, _ date: Date)
+    -> String
+  {
     let formatter = formatter()
     formatter.dateStyle = dateStyle
     formatter.timeStyle = timeStyle

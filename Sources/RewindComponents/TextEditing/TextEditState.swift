@@ -32,7 +32,10 @@ public struct TextEditState: Equatable, Sendable, Codable {
   public internal(set) var events: [TextEditEvent] = []
 
   /// An idle editor showing `title`.
-  public init(title: String = "", configuration: TextEditConfiguration = TextEditConfiguration(), editorID: String = "text-edit") {
+  public init(
+    title: String = "", configuration: TextEditConfiguration = TextEditConfiguration(),
+    editorID: String = "text-edit"
+  ) {
     self.title = title
     self.configuration = configuration
     self.editorID = editorID
@@ -51,6 +54,7 @@ public struct TextEditState: Equatable, Sendable, Codable {
   public var characterCount: CharacterCountLabel? {
     guard let session else { return nil }
     return CharacterCountLabel.make(
-      style: configuration.characterCountDisplay, count: session.text.count, maximum: configuration.effectiveMaxTextLength)
+      style: configuration.characterCountDisplay, count: session.text.count,
+      maximum: configuration.effectiveMaxTextLength)
   }
 }

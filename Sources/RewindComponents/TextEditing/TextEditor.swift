@@ -63,7 +63,9 @@ public struct TextEditor: Reducer, Sendable {
       guard let session = state.session else { return .none }
       return autoSaveTimer(state, session: session.id)
     case .autoSaveFired(let session):
-      guard state.session?.id == session, state.configuration.validAutoSaveInterval != nil else { return .none }
+      guard state.session?.id == session, state.configuration.validAutoSaveInterval != nil else {
+        return .none
+      }
       autoSave(&state)
       return .none
     case .prepareForReuse:
@@ -94,12 +96,15 @@ public struct TextEditor: Reducer, Sendable {
       every: interval, send: .autoSaveFired(session: id), id: AutoSaveID(editorID: state.editorID))
   }
 
-  func input(_ state: inout TextEditState, location: Int, length: Int, replacement: String) -> Effect<TextEditAction> {
+  func input(_ state: inout TextEditState, location: Int, length: Int, replacement: String) -> Effect<
+    TextEditAction
+  > {
     guard let session = state.session else { return .none }
     if replacement == "\n" && shouldReturn(session.text) { return end(&state) }
     let current = session.text
     guard let range = Self.range(in: current, location: location, length: length) else { return .none }
-    if let max = state.configuration.effectiveMaxTextLength, current.count + replacement.count - length > max {
+    if let max = state.configuration.effectiveMaxTextLength, current.count + replacement.count - length > max
+    {
       return .none
     }
     let text = current.replacingCharacters(in: range, with: replacement)

@@ -65,7 +65,8 @@ public struct ValidationRule: Sendable {
     return ValidationRule(name: "regex", errorMessage: message) { candidate in
       guard let expression = compiled.expression else { return .invalid("Invalid regex pattern") }
       let range = NSRange(candidate.startIndex..<candidate.endIndex, in: candidate)
-      return expression.firstMatch(in: candidate, options: [], range: range) == nil ? .invalid(message) : .valid
+      return expression.firstMatch(in: candidate, options: [], range: range) == nil
+        ? .invalid(message) : .valid
     }
   }
 
@@ -81,7 +82,9 @@ public struct ValidationRule: Sendable {
   /// Upstream reports the first rule of the array whatever failed; this reports the rule that failed.
   public static func firstError(of text: String, rules: [ValidationRule]) -> ValidationError? {
     for rule in rules {
-      if case .invalid(let message) = rule.validate(text) { return ValidationError(ruleName: rule.name, message: message) }
+      if case .invalid(let message) = rule.validate(text) {
+        return ValidationError(ruleName: rule.name, message: message)
+      }
     }
     return nil
   }
@@ -89,7 +92,9 @@ public struct ValidationRule: Sendable {
   /// Every failing rule, in order.
   public static func allErrors(of text: String, rules: [ValidationRule]) -> [ValidationError] {
     rules.compactMap { rule in
-      if case .invalid(let message) = rule.validate(text) { return ValidationError(ruleName: rule.name, message: message) }
+      if case .invalid(let message) = rule.validate(text) {
+        return ValidationError(ruleName: rule.name, message: message)
+      }
       return nil
     }
   }

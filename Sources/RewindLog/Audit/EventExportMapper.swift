@@ -52,7 +52,9 @@ struct EventExportMapper {
       // CloudEvents String attributes may hold no control characters: text from the log is escaped.
       let typeName = LogText.escaped(record.typeName)
       object.string("type", options.typePrefix + typeName)
-      if let time = envelope.timestamp.flatMap({ RFC3339.format(sinceReferenceDate: $0) }) { object.string("time", time) }
+      if let time = envelope.timestamp.flatMap({ RFC3339.format(sinceReferenceDate: $0) }) {
+        object.string("time", time)
+      }
       object.string("subject", typeName)
       object.string("sequence", Self.padded(sequence))
       object.string("schemaversion", String(record.schemaVersion))
@@ -64,19 +66,25 @@ struct EventExportMapper {
         object.string("datacontenttype", "application/json")
         object.raw("data") { json.tree.writeJSON(into: &$0) }
       } else {
-        object.string("datacontenttype", record.codec == .json ? "application/json" : "application/vnd.rewind.binary-value")
+        object.string(
+          "datacontenttype",
+          record.codec == .json ? "application/json" : "application/vnd.rewind.binary-value")
         object.string("data_base64", Data(record.payload).base64EncodedString())
       }
     case .jsonLines:
       object.raw("sequence") { $0.append(contentsOf: String(sequence).utf8) }
-      if let time = envelope.timestamp.flatMap({ RFC3339.format(sinceReferenceDate: $0) }) { object.string("time", time) }
+      if let time = envelope.timestamp.flatMap({ RFC3339.format(sinceReferenceDate: $0) }) {
+        object.string("time", time)
+      }
       object.string("type", LogText.escaped(record.typeName))
       object.raw("schemaVersion") { $0.append(contentsOf: String(record.schemaVersion).utf8) }
       object.string("codec", record.codec == .binary ? "binary" : "json")
       if let actor = envelope.actor { object.string("actor", LogText.escaped(actor)) }
       if let origin = envelope.origin { object.string("source", LogText.escaped(origin)) }
       if let cause = envelope.cause { object.raw("cause") { $0.append(contentsOf: String(cause).utf8) } }
-      if let correlation = envelope.correlation { object.raw("correlation") { $0.append(contentsOf: correlation.utf8) } }
+      if let correlation = envelope.correlation {
+        object.raw("correlation") { $0.append(contentsOf: correlation.utf8) }
+      }
       if let json {
         object.raw(json.kind) { json.tree.writeJSON(into: &$0) }
       } else {
@@ -166,7 +174,8 @@ package enum RFC3339 {
     let days = seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400
     let secondOfDay = seconds - days * 86_400
     let (year, month, day) = civil(fromDays: days)
-    var text = pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T" + pad(secondOfDay / 3600, 2) + ":"
+    var text =
+      pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T" + pad(secondOfDay / 3600, 2) + ":"
       + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2)
     if micros > 0 {
       var fraction = pad(micros, 6)

@@ -66,7 +66,9 @@ extension LogAudit {
           do {
             let event: InspectedEvent
             do {
-              event = try InspectedEvent(sequence: sequence, record: try EventRecord.parse(visit.bytes, recordRange, sequence: sequence))
+              event = try InspectedEvent(
+                sequence: sequence,
+                record: try EventRecord.parse(visit.bytes, recordRange, sequence: sequence))
             } catch let error as BinaryCodecError {
               throw FileJournalError.corrupted(
                 segment: visit.segment, offset: location.offset, lastGoodSequence: sequence - 1,

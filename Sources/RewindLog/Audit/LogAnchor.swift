@@ -46,7 +46,8 @@ public struct LogAnchor: Sendable, Hashable, Codable, LosslessStringConvertible 
     let text = try container.decode(String.self)
     guard let anchor = LogAnchor(text) else {
       throw DecodingError.dataCorruptedError(
-        in: container, debugDescription: "\"\(text)\" is not a log anchor (expected \"<sequence>:<64 hex digits>\")")
+        in: container,
+        debugDescription: "\"\(text)\" is not a log anchor (expected \"<sequence>:<64 hex digits>\")")
     }
     self = anchor
   }

@@ -21,7 +21,8 @@ extension LogAudit {
     directory: String, options: ExportOptions = ExportOptions(), progress: ((AuditProgress) -> Void)? = nil,
     write: ([UInt8]) throws -> Void
   ) throws -> ExportSummary {
-    try export(directory: directory, options: options, progress: progress, fileSystem: POSIXFileSystem(), write: write)
+    try export(
+      directory: directory, options: options, progress: progress, fileSystem: POSIXFileSystem(), write: write)
   }
 
   /// Streams the events of the log in `directory` to `output`, e.g. `FileHandle.standardOutput` or a file
@@ -57,7 +58,8 @@ extension LogAudit {
   }
 
   package static func export(
-    directory: String, options: ExportOptions, progress: ((AuditProgress) -> Void)?, fileSystem: any LogFileSystem,
+    directory: String, options: ExportOptions, progress: ((AuditProgress) -> Void)?,
+    fileSystem: any LogFileSystem,
     write: ([UInt8]) throws -> Void
   ) throws -> ExportSummary {
     let scanner = LogScanner(fileSystem: fileSystem, directory: directory, key: options.key)
@@ -68,7 +70,8 @@ extension LogAudit {
       bases.append(total)
       total += try size(of: directory + "/" + entry.name, fileSystem: fileSystem)
     }
-    let logID = try names.first.map { try readLogID(of: directory + "/" + $0.name, fileSystem: fileSystem) } ?? nil
+    let logID =
+      try names.first.map { try readLogID(of: directory + "/" + $0.name, fileSystem: fileSystem) } ?? nil
     let logIDHex = logID?.hexadecimal ?? "unknown"
     let mapper = EventExportMapper(
       options: options, source: options.source ?? "urn:rewind:log:" + logIDHex, logIDHex: logIDHex)
@@ -88,35 +91,35 @@ extension LogAudit {
     var framesDone = 0
     let scan = Result { () throws(FileJournalError) in
       try scanner.scan { visit in
-      for (position, range) in visit.frame.records.enumerated() {
-        let sequence = visit.frame.firstSequence + UInt64(position)
-        if let wanted = options.range {
-          if sequence < wanted.lowerBound { continue }
-          if sequence > wanted.upperBound { return false }
+        for (position, range) in visit.frame.records.enumerated() {
+          let sequence = visit.frame.firstSequence + UInt64(position)
+          if let wanted = options.range {
+            if sequence < wanted.lowerBound { continue }
+            if sequence > wanted.upperBound { return false }
+          }
+          let record: EventRecord
+          do { record = try EventRecord.parse(visit.bytes, range, sequence: sequence) } catch {
+            failure = FileJournalError.corrupted(
+              segment: visit.segment, offset: visit.offset, lastGoodSequence: sequence - 1,
+              reason: "event \(sequence) has a bad record: \(error)")
+            return false
+          }
+          if batch { buffer.append(contentsOf: (summary.eventCount == 0 ? "\n" : ",\n").utf8) }
+          if mapper.append(record, sequence: sequence, to: &buffer) { summary.binaryPayloads += 1 }
+          if !batch { buffer.append(UInt8(ascii: "\n")) }
+          summary.eventCount += 1
+          summary.sequences = (summary.sequences?.lowerBound ?? sequence)...sequence
+          do { try drain(1 << 16) } catch {
+            failure = error
+            return false
+          }
         }
-        let record: EventRecord
-        do { record = try EventRecord.parse(visit.bytes, range, sequence: sequence) } catch {
-          failure = FileJournalError.corrupted(
-            segment: visit.segment, offset: visit.offset, lastGoodSequence: sequence - 1,
-            reason: "event \(sequence) has a bad record: \(error)")
-          return false
-        }
-        if batch { buffer.append(contentsOf: (summary.eventCount == 0 ? "\n" : ",\n").utf8) }
-        if mapper.append(record, sequence: sequence, to: &buffer) { summary.binaryPayloads += 1 }
-        if !batch { buffer.append(UInt8(ascii: "\n")) }
-        summary.eventCount += 1
-        summary.sequences = (summary.sequences?.lowerBound ?? sequence)...sequence
-        do { try drain(1 << 16) } catch {
-          failure = error
-          return false
-        }
-      }
-      framesDone += 1
-      progress?(
-        AuditProgress(
-          bytesDone: bases[visit.segmentIndex] + visit.offset + UInt64(visit.frame.totalSize),
-          bytesTotal: total, framesDone: framesDone))
-      return true
+        framesDone += 1
+        progress?(
+          AuditProgress(
+            bytesDone: bases[visit.segmentIndex] + visit.offset + UInt64(visit.frame.totalSize),
+            bytesTotal: total, framesDone: framesDone))
+        return true
       }
     }
     if case .failure(let damage) = scan {
@@ -130,7 +133,8 @@ extension LogAudit {
     return summary
   }
 
-  private static func size(of path: String, fileSystem: any LogFileSystem) throws(FileJournalError) -> UInt64 {
+  private static func size(of path: String, fileSystem: any LogFileSystem) throws(FileJournalError) -> UInt64
+  {
     do {
       let file = try fileSystem.openForReading(path)
       defer { file.close() }
@@ -141,11 +145,15 @@ extension LogAudit {
   }
 
   /// The log id in a segment's header, or `nil` when the header does not parse (the scan then reports why).
-  private static func readLogID(of path: String, fileSystem: any LogFileSystem) throws(FileJournalError) -> [UInt8]? {
+  private static func readLogID(of path: String, fileSystem: any LogFileSystem) throws(FileJournalError)
+    -> [UInt8]?
+  {
     do {
       let file = try fileSystem.openForReading(path)
       defer { file.close() }
-      guard case .success(let header) = SegmentHeader.parse(try file.read(at: 0, count: SegmentHeader.keyedSize)) else {
+      guard
+        case .success(let header) = SegmentHeader.parse(try file.read(at: 0, count: SegmentHeader.keyedSize))
+      else {
         return nil
       }
       return header.logID

@@ -24,16 +24,21 @@ public enum LogAudit {
   /// - Complexity: O(log size); memory is bounded by a read window (a few MiB, or one frame), whatever the
   ///   size of a segment.
   public static func verify(
-    directory: String, key: ChainKey? = nil, anchor: LogAnchor? = nil, progress: ((AuditProgress) -> Void)? = nil
+    directory: String, key: ChainKey? = nil, anchor: LogAnchor? = nil,
+    progress: ((AuditProgress) -> Void)? = nil
   ) throws(FileJournalError) -> AuditReport {
-    try verify(directory: directory, key: key, anchor: anchor, progress: progress, fileSystem: POSIXFileSystem())
+    try verify(
+      directory: directory, key: key, anchor: anchor, progress: progress, fileSystem: POSIXFileSystem())
   }
 
   package static func verify(
-    directory: String, key: ChainKey? = nil, anchor: LogAnchor? = nil, progress: ((AuditProgress) -> Void)? = nil,
+    directory: String, key: ChainKey? = nil, anchor: LogAnchor? = nil,
+    progress: ((AuditProgress) -> Void)? = nil,
     fileSystem: any LogFileSystem
   ) throws(FileJournalError) -> AuditReport {
-    try LogVerifier(fileSystem: fileSystem, directory: directory, key: key, anchor: anchor, progress: progress).run()
+    try LogVerifier(
+      fileSystem: fileSystem, directory: directory, key: key, anchor: anchor, progress: progress
+    ).run()
   }
 
   /// The anchor of the log's newest frame, after verifying the whole log; `nil` for an empty log.
@@ -64,7 +69,8 @@ extension FileJournalError {
         segment: finding.segment, offset: finding.offset, lastGoodSequence: finding.lastGoodSequence,
         reason: finding.detail)
     case .modified, .deleted, .reordered, .inserted, .truncated:
-      self = .tampered(segment: finding.segment, offset: finding.offset, lastGoodSequence: finding.lastGoodSequence)
+      self = .tampered(
+        segment: finding.segment, offset: finding.offset, lastGoodSequence: finding.lastGoodSequence)
     }
   }
 }

@@ -33,7 +33,8 @@ public enum LogText {
   /// Whether `scalar` is written escaped (the backslash included).
   public static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
     switch scalar.value {
-    case 0x00...0x1F, 0x7F...0x9F, 0x5C, 0x2028, 0x2029, 0x061C, 0x200E, 0x200F, 0x202A...0x202E, 0x2066...0x2069:
+    case 0x00...0x1F, 0x7F...0x9F, 0x5C, 0x2028, 0x2029, 0x061C, 0x200E, 0x200F, 0x202A...0x202E,
+      0x2066...0x2069:
       true
     default: false
     }
@@ -41,5 +42,7 @@ public enum LogText {
 
   /// Whether JSON output writes `scalar` as a `\u` escape although JSON allows it raw: DEL and the C1
   /// controls, which some terminals act on, and the separators and bidirectional controls.
-  static func escapesInJSON(_ scalar: Unicode.Scalar) -> Bool { scalar != "\\" && scalar.value >= 0x7F && needsEscape(scalar) }
+  static func escapesInJSON(_ scalar: Unicode.Scalar) -> Bool {
+    scalar != "\\" && scalar.value >= 0x7F && needsEscape(scalar)
+  }
 }

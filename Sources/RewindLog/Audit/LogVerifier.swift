@@ -41,7 +41,8 @@ struct LogVerifier {
     let names = try scanner.segmentNames()
     var walk = Walk(
       report: AuditReport(
-        isKeyed: false, segmentCount: names.count, frameCount: 0, lastSequence: 0, head: nil, bytesVerified: 0,
+        isKeyed: false, segmentCount: names.count, frameCount: 0, lastSequence: 0, head: nil,
+        bytesVerified: 0,
         anchor: anchor, firstProblem: nil, tornTail: nil))
     for entry in names { walk.total += try size(of: entry.name) }
     segments: for (index, entry) in names.enumerated() {
@@ -73,7 +74,9 @@ struct LogVerifier {
   private func reportProgress(_ walk: inout Walk, force: Bool) {
     guard let progress, force || walk.done >= walk.reported + Self.progressStep else { return }
     walk.reported = walk.done
-    progress(AuditProgress(bytesDone: walk.done, bytesTotal: max(walk.total, walk.done), framesDone: walk.report.frameCount))
+    progress(
+      AuditProgress(
+        bytesDone: walk.done, bytesTotal: max(walk.total, walk.done), framesDone: walk.report.frameCount))
   }
 
   /// Verifies one segment; false when a finding or a torn tail ends the walk.
@@ -118,7 +121,9 @@ struct LogVerifier {
       let kind: AuditFinding.Kind
       if header.firstSequence < walk.expected {
         kind = .inserted
-      } else if rest.contains(where: { $0.first == walk.expected }) || Self.isRenamed(walk.expected, in: rest, scanner) {
+      } else if rest.contains(where: { $0.first == walk.expected })
+        || Self.isRenamed(walk.expected, in: rest, scanner)
+      {
         kind = .reordered
       } else {
         kind = .deleted
@@ -131,11 +136,14 @@ struct LogVerifier {
       return false
     }
     guard entry.first == walk.expected else {
-      walk.find(.corrupted, name, 0, "segment file is named for event \(entry.first), its header says \(walk.expected)")
+      walk.find(
+        .corrupted, name, 0,
+        "segment file is named for event \(entry.first), its header says \(walk.expected)")
       return false
     }
     guard header.previousChain == walk.chain else {
-      walk.find(.modified, name, 0, "the chain value before this segment differs from the previous segment's end")
+      walk.find(
+        .modified, name, 0, "the chain value before this segment differs from the previous segment's end")
       return false
     }
     walk.lastSegment = name
@@ -158,7 +166,8 @@ struct LogVerifier {
         if case .zeros = parse {
         } else if let later = try segment.firstFrame(after: offset) {
           torn = false
-          walk.find(.corrupted, name, Int(offset), "\(parse.reason), followed by a valid frame at byte \(later)")
+          walk.find(
+            .corrupted, name, Int(offset), "\(parse.reason), followed by a valid frame at byte \(later)")
           return false
         }
         guard torn else {
@@ -181,7 +190,8 @@ struct LogVerifier {
     rest.contains { entry in
       guard let segment = try? scanner.open(entry.name) else { return false }
       defer { segment.close() }
-      guard let bytes = try? segment.headerBytes(), case .success(let header) = SegmentHeader.parse(bytes) else {
+      guard let bytes = try? segment.headerBytes(), case .success(let header) = SegmentHeader.parse(bytes)
+      else {
         return false
       }
       return header.firstSequence == sequence
@@ -202,7 +212,8 @@ struct LogVerifier {
     if frame.firstSequence < expected {
       walk.find(
         .inserted, segment, offset,
-        "a frame holding events \(frame.firstSequence)...\(frame.firstSequence + UInt64(frame.count) - 1) where event \(expected) belongs")
+        "a frame holding events \(frame.firstSequence)...\(frame.firstSequence + UInt64(frame.count) - 1) where event \(expected) belongs"
+      )
       return false
     }
     if frame.firstSequence > expected {
@@ -210,15 +221,18 @@ struct LogVerifier {
       if later.contains(where: { $0.chain == frame.storedChain }) {
         walk.find(
           .inserted, segment, offset,
-          "a copy of the frame of events \(frame.firstSequence)...\(frame.firstSequence + UInt64(frame.count) - 1) where event \(expected) belongs")
+          "a copy of the frame of events \(frame.firstSequence)...\(frame.firstSequence + UInt64(frame.count) - 1) where event \(expected) belongs"
+        )
       } else if later.contains(where: { $0.first == expected }) {
         walk.find(
           .reordered, segment, offset,
-          "a frame starting at event \(frame.firstSequence) where event \(expected) belongs; event \(expected)'s frame comes later")
+          "a frame starting at event \(frame.firstSequence) where event \(expected) belongs; event \(expected)'s frame comes later"
+        )
       } else {
         walk.find(
           .deleted, segment, offset,
-          "events \(expected)...\(frame.firstSequence - 1) are missing: the next frame starts at event \(frame.firstSequence)")
+          "events \(expected)...\(frame.firstSequence - 1) are missing: the next frame starts at event \(frame.firstSequence)"
+        )
       }
       return false
     }
@@ -229,7 +243,8 @@ struct LogVerifier {
         next.firstSequence == expected,
         Frame.chainValue(previous: chain, hashed: reader.window[next.hashed], key: key) == next.storedChain
       {
-        walk.find(.inserted, segment, offset, "a frame whose chain value does not link; the frame after it does")
+        walk.find(
+          .inserted, segment, offset, "a frame whose chain value does not link; the frame after it does")
       } else {
         walk.find(
           .modified, segment, offset,
@@ -245,7 +260,8 @@ struct LogVerifier {
         let record = try EventRecord.parse(bytes, range, sequence: sequence)
         if record.codec == .binary { _ = try BinaryValue.decode(Array(record.payload)) }
         if record.typeNameIsCase, EventRecord.firstKey(in: record.bytes, record.payloadRange) == nil {
-          throw BinaryCodecError.mismatch(expected: "a keyed payload naming the event type", found: "none", offset: 0)
+          throw BinaryCodecError.mismatch(
+            expected: "a keyed payload naming the event type", found: "none", offset: 0)
         }
       } catch {
         walk.expected = sequence
@@ -269,14 +285,16 @@ struct LogVerifier {
     guard let frame = walk.anchorFrame else {
       walk.find(
         .truncated, walk.lastSegment.isEmpty ? "(none)" : walk.lastSegment, Int(walk.lastEnd),
-        "the log ends after event \(walk.report.lastSequence) but the anchor covers events through \(anchor.sequence)")
+        "the log ends after event \(walk.report.lastSequence) but the anchor covers events through \(anchor.sequence)"
+      )
       return
     }
     guard frame.last == anchor.sequence, frame.chain == anchor.chain else {
       let (segment, offset) = locate(anchor.sequence) ?? (walk.lastSegment, walk.lastEnd)
       walk.report.firstProblem = AuditFinding(
         kind: .modified, sequence: anchor.sequence, segment: segment, offset: offset,
-        detail: "the chain value at event \(anchor.sequence) differs from the anchor: events up to it were changed "
+        detail:
+          "the chain value at event \(anchor.sequence) differs from the anchor: events up to it were changed "
           + "and the chain recomputed, or the anchor belongs to another log")
       return
     }
@@ -288,7 +306,8 @@ struct LogVerifier {
     for entry in names.reversed() where entry.first <= sequence {
       guard var segment = try? scanner.open(entry.name) else { return nil }
       defer { segment.close() }
-      guard let bytes = try? segment.headerBytes(), case .success(let header) = SegmentHeader.parse(bytes) else {
+      guard let bytes = try? segment.headerBytes(), case .success(let header) = SegmentHeader.parse(bytes)
+      else {
         return nil
       }
       var offset = UInt64(header.size)

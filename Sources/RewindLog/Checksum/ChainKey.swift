@@ -8,7 +8,9 @@
 /// outside the log directory (a keychain, a secrets store): whoever holds it can rewrite the chain.
 ///
 /// The key's bytes never appear in `description`, `debugDescription` or a `Mirror`.
-public struct ChainKey: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible, CustomReflectable {
+public struct ChainKey: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible,
+  CustomReflectable
+{
   /// Why bytes cannot be a key.
   public enum Problem: Error, Sendable, Hashable, CustomStringConvertible {
     /// Fewer bytes than ``ChainKey/minimumLength``.
@@ -97,7 +99,9 @@ extension Array where Element == UInt8 {
     bytes.reserveCapacity(digits.count / 2)
     var index = 0
     while index < digits.count {
-      guard let high = Self.nibble(digits[index]), let low = Self.nibble(digits[index + 1]) else { return nil }
+      guard let high = Self.nibble(digits[index]), let low = Self.nibble(digits[index + 1]) else {
+        return nil
+      }
       bytes.append(high << 4 | low)
       index += 2
     }

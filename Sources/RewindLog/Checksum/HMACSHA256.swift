@@ -31,7 +31,9 @@ public struct HMACSHA256: Sendable {
   }
 
   /// The HMAC-SHA-256 tag of `message` under `key`.
-  public static func authenticationCode(for message: some Collection<UInt8>, key: some Collection<UInt8>) -> SHA256.Digest {
+  public static func authenticationCode(for message: some Collection<UInt8>, key: some Collection<UInt8>)
+    -> SHA256.Digest
+  {
     var mac = HMACSHA256(key: key)
     mac.update(message)
     return mac.finalize()

@@ -51,7 +51,9 @@ public struct SHA256: Sendable {
     var tail: [UInt8] = [0x80]
     let padding = (55 &- pending.count) & 63
     tail.append(contentsOf: repeatElement(0, count: padding))
-    for shift in stride(from: 56, through: 0, by: -8) { tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift))) }
+    for shift in stride(from: 56, through: 0, by: -8) {
+      tail.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
+    }
     let length = totalBytes
     tail.withUnsafeBytes { update($0) }
     totalBytes = length
@@ -186,7 +188,10 @@ public struct SHA256: Sendable {
     round(c, d, e, &f, g, h, a, &b, 0xbef9a3f7 &+ w14)
     w15 = w15 &+ smallSigma0(w0) &+ w8 &+ smallSigma1(w13)
     round(b, c, d, &e, f, g, h, &a, 0xc67178f2 &+ w15)
-    state = (state.0 &+ a, state.1 &+ b, state.2 &+ c, state.3 &+ d, state.4 &+ e, state.5 &+ f, state.6 &+ g, state.7 &+ h)
+    state = (
+      state.0 &+ a, state.1 &+ b, state.2 &+ c, state.3 &+ d, state.4 &+ e, state.5 &+ f, state.6 &+ g,
+      state.7 &+ h
+    )
   }
 
   @inline(__always)
@@ -198,7 +203,9 @@ public struct SHA256: Sendable {
   private static func smallSigma0(_ x: UInt32) -> UInt32 { x.rotatedRight(7) ^ x.rotatedRight(18) ^ (x >> 3) }
 
   @inline(__always)
-  private static func smallSigma1(_ x: UInt32) -> UInt32 { x.rotatedRight(17) ^ x.rotatedRight(19) ^ (x >> 10) }
+  private static func smallSigma1(_ x: UInt32) -> UInt32 {
+    x.rotatedRight(17) ^ x.rotatedRight(19) ^ (x >> 10)
+  }
 
   /// One round with the working variables renamed instead of shifted: `d` and `h` are the two that change.
   @inline(__always)
@@ -206,7 +213,9 @@ public struct SHA256: Sendable {
     _ a: UInt32, _ b: UInt32, _ c: UInt32, _ d: inout UInt32, _ e: UInt32, _ f: UInt32, _ g: UInt32,
     _ h: inout UInt32, _ constantPlusWord: UInt32
   ) {
-    let t1 = h &+ (e.rotatedRight(6) ^ e.rotatedRight(11) ^ e.rotatedRight(25)) &+ (g ^ (e & (f ^ g))) &+ constantPlusWord
+    let t1 =
+      h &+ (e.rotatedRight(6) ^ e.rotatedRight(11) ^ e.rotatedRight(25)) &+ (g ^ (e & (f ^ g)))
+      &+ constantPlusWord
     let t2 = (a.rotatedRight(2) ^ a.rotatedRight(13) ^ a.rotatedRight(22)) &+ ((a & b) | (c & (a | b)))
     d = d &+ t1
     h = t1 &+ t2
@@ -222,7 +231,8 @@ public struct SHA256: Sendable {
 
     /// Lowercase hexadecimal.
     public var description: String {
-      bytes.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }.joined()
+      bytes.map { String($0, radix: 16).count == 1 ? "0" + String($0, radix: 16) : String($0, radix: 16) }
+        .joined()
     }
   }
 }

@@ -118,7 +118,9 @@ public struct BinaryReader {
 
   private func expect(_ tag: BinaryValue.Tag, _ expected: String) throws(BinaryCodecError) {
     let found = try state.tag(at: offset)
-    guard found == tag else { throw .mismatch(expected: expected, found: found.kindName, offset: state.relative(offset)) }
+    guard found == tag else {
+      throw .mismatch(expected: expected, found: found.kindName, offset: state.relative(offset))
+    }
   }
 
   /// Reads the header of a keyed value and returns its number of fields.
@@ -133,7 +135,8 @@ public struct BinaryReader {
   public mutating func keyed(count: Int) throws(BinaryCodecError) {
     let start = offset
     guard try keyed() == count else {
-      throw .mismatch(expected: "a keyed value of \(count) fields", found: "another count", offset: state.relative(start))
+      throw .mismatch(
+        expected: "a keyed value of \(count) fields", found: "another count", offset: state.relative(start))
     }
   }
 
@@ -147,7 +150,9 @@ public struct BinaryReader {
   /// Reads a field name that must be `name`.
   public mutating func key(_ name: String) throws(BinaryCodecError) {
     let (matches, next) = try state.key(at: offset, is: name)
-    guard matches else { throw .mismatch(expected: "field \"\(name)\"", found: "another field", offset: state.relative(offset)) }
+    guard matches else {
+      throw .mismatch(expected: "field \"\(name)\"", found: "another field", offset: state.relative(offset))
+    }
     offset = next
   }
 
@@ -171,7 +176,8 @@ public struct BinaryReader {
     switch try state.tag(at: offset) {
     case .true: offset += 1; return true
     case .false: offset += 1; return false
-    case let other: throw .mismatch(expected: "a Boolean", found: other.kindName, offset: state.relative(offset))
+    case let other:
+      throw .mismatch(expected: "a Boolean", found: other.kindName, offset: state.relative(offset))
     }
   }
 
@@ -200,7 +206,8 @@ public struct BinaryReader {
       }
     default: break
     }
-    throw .mismatch(expected: "an integer that fits in \(I.self)", found: tag.kindName, offset: state.relative(start))
+    throw .mismatch(
+      expected: "an integer that fits in \(I.self)", found: tag.kindName, offset: state.relative(start))
   }
 
   /// Reads a `Double` (a `Float` or an integer is converted, as by ``BinaryDecoder``).
@@ -243,7 +250,9 @@ public struct BinaryReader {
   public mutating func string() throws(BinaryCodecError) -> String {
     try expect(.string, "a string")
     let (count, start) = try state.length(at: offset + 1)
-    guard let text = state.text(start..<(start + count)) else { throw .invalidUTF8(offset: state.relative(offset + 1)) }
+    guard let text = state.text(start..<(start + count)) else {
+      throw .invalidUTF8(offset: state.relative(offset + 1))
+    }
     offset = start + count
     return text
   }
@@ -256,7 +265,9 @@ public struct BinaryReader {
   /// Reads a nested ``BinaryCodable`` value. Read nested values through this method: it enforces the
   /// nesting limit, so hostile bytes cannot make a recursive type recurse without bound.
   public mutating func decode<T: BinaryCodable>(_ type: T.Type) throws -> T {
-    guard depth < state.maxDepth else { throw BinaryCodecError.tooDeep(offset: state.relative(offset), limit: state.maxDepth) }
+    guard depth < state.maxDepth else {
+      throw BinaryCodecError.tooDeep(offset: state.relative(offset), limit: state.maxDepth)
+    }
     depth += 1
     defer { depth -= 1 }
     return try T(from: &self)
@@ -281,6 +292,8 @@ extension BinaryCodable {
   public init(binaryEncoded bytes: [UInt8]) throws {
     var reader = BinaryReader(bytes)
     self = try Self(from: &reader)
-    guard reader.isAtEnd else { throw BinaryCodecError.trailingBytes(offset: reader.state.relative(reader.offset)) }
+    guard reader.isAtEnd else {
+      throw BinaryCodecError.trailingBytes(offset: reader.state.relative(reader.offset))
+    }
   }
 }

@@ -31,7 +31,8 @@ public enum BinaryCodecError: Error, Hashable, Sendable, CustomStringConvertible
     case .tooDeep(let offset, let limit): "value at byte \(offset) nests deeper than \(limit) levels"
     case .trailingBytes(let offset): "unexpected bytes after the value, from byte \(offset)"
     case .unknownKey(let index, let offset): "unknown well-known key \(index) at byte \(offset)"
-    case .mismatch(let expected, let found, let offset): "expected \(expected), found \(found) at byte \(offset)"
+    case .mismatch(let expected, let found, let offset):
+      "expected \(expected), found \(found) at byte \(offset)"
     case .unknownCase(let name, let offset): "unknown case \"\(name)\" at byte \(offset)"
     }
   }

@@ -46,7 +46,8 @@ struct TreeDecoder: Decoder {
 }
 
 private func mismatch(_ type: Any.Type, _ value: BinaryValue, _ path: CodingPath) -> DecodingError {
-  .typeMismatch(type, .init(codingPath: path.keys, debugDescription: "expected \(type), found \(value.kindName)"))
+  .typeMismatch(
+    type, .init(codingPath: path.keys, debugDescription: "expected \(type), found \(value.kindName)"))
 }
 
 extension BinaryValue {
@@ -120,31 +121,61 @@ private struct KeyedTreeDecoder<Key: CodingKey>: KeyedDecodingContainerProtocol 
 
   private func require(_ key: Key) throws -> BinaryValue {
     guard let value = lookup(key) else {
-      throw DecodingError.keyNotFound(key, .init(codingPath: path.keys, debugDescription: "no field \"\(key.stringValue)\""))
+      throw DecodingError.keyNotFound(
+        key, .init(codingPath: path.keys, debugDescription: "no field \"\(key.stringValue)\""))
     }
     return value
   }
 
   func decodeNil(forKey key: Key) throws -> Bool { try require(key) == .null }
-  func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try require(key).bool(path.appending(key)) }
-  func decode(_ type: String.Type, forKey key: Key) throws -> String { try require(key).string(path.appending(key)) }
-  func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try require(key).double(path.appending(key)) }
-  func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try require(key).float(path.appending(key)) }
-  func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try require(key).integer(type, path.appending(key)) }
-  func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try require(key).integer(type, path.appending(key)) }
-  func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try require(key).integer(type, path.appending(key)) }
-  func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try require(key).integer(type, path.appending(key)) }
-  func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try require(key).integer(type, path.appending(key)) }
-  func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try require(key).integer(type, path.appending(key)) }
-  func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try require(key).integer(type, path.appending(key)) }
-  func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try require(key).integer(type, path.appending(key)) }
-  func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try require(key).integer(type, path.appending(key)) }
-  func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try require(key).integer(type, path.appending(key)) }
+  func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
+    try require(key).bool(path.appending(key))
+  }
+  func decode(_ type: String.Type, forKey key: Key) throws -> String {
+    try require(key).string(path.appending(key))
+  }
+  func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
+    try require(key).double(path.appending(key))
+  }
+  func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
+    try require(key).float(path.appending(key))
+  }
+  func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
+    try require(key).integer(type, path.appending(key))
+  }
+  func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 {
+    try require(key).integer(type, path.appending(key))
+  }
+  func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 {
+    try require(key).integer(type, path.appending(key))
+  }
+  func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 {
+    try require(key).integer(type, path.appending(key))
+  }
+  func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 {
+    try require(key).integer(type, path.appending(key))
+  }
+  func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt {
+    try require(key).integer(type, path.appending(key))
+  }
+  func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 {
+    try require(key).integer(type, path.appending(key))
+  }
+  func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 {
+    try require(key).integer(type, path.appending(key))
+  }
+  func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 {
+    try require(key).integer(type, path.appending(key))
+  }
+  func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 {
+    try require(key).integer(type, path.appending(key))
+  }
 
   func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
     let value = try require(key)
     if T.self == Date.self {
-      return unsafeBitCast(Date(timeIntervalSinceReferenceDate: try value.double(path.appending(key))), to: T.self)
+      return unsafeBitCast(
+        Date(timeIntervalSinceReferenceDate: try value.double(path.appending(key))), to: T.self)
     }
     return try T(from: TreeDecoder(value: value, path: path.appending(key)))
   }
@@ -199,27 +230,57 @@ private struct UnkeyedTreeDecoder: UnkeyedDecodingContainer {
     return true
   }
 
-  mutating func decode(_ type: Bool.Type) throws -> Bool { let p = elementPath; return try next(type).bool(p) }
-  mutating func decode(_ type: String.Type) throws -> String { let p = elementPath; return try next(type).string(p) }
-  mutating func decode(_ type: Double.Type) throws -> Double { let p = elementPath; return try next(type).double(p) }
-  mutating func decode(_ type: Float.Type) throws -> Float { let p = elementPath; return try next(type).float(p) }
-  mutating func decode(_ type: Int.Type) throws -> Int { let p = elementPath; return try next(type).integer(type, p) }
-  mutating func decode(_ type: Int8.Type) throws -> Int8 { let p = elementPath; return try next(type).integer(type, p) }
-  mutating func decode(_ type: Int16.Type) throws -> Int16 { let p = elementPath; return try next(type).integer(type, p) }
-  mutating func decode(_ type: Int32.Type) throws -> Int32 { let p = elementPath; return try next(type).integer(type, p) }
-  mutating func decode(_ type: Int64.Type) throws -> Int64 { let p = elementPath; return try next(type).integer(type, p) }
-  mutating func decode(_ type: UInt.Type) throws -> UInt { let p = elementPath; return try next(type).integer(type, p) }
-  mutating func decode(_ type: UInt8.Type) throws -> UInt8 { let p = elementPath; return try next(type).integer(type, p) }
-  mutating func decode(_ type: UInt16.Type) throws -> UInt16 { let p = elementPath; return try next(type).integer(type, p) }
-  mutating func decode(_ type: UInt32.Type) throws -> UInt32 { let p = elementPath; return try next(type).integer(type, p) }
-  mutating func decode(_ type: UInt64.Type) throws -> UInt64 { let p = elementPath; return try next(type).integer(type, p) }
+  mutating func decode(_ type: Bool.Type) throws -> Bool {
+    let p = elementPath; return try next(type).bool(p)
+  }
+  mutating func decode(_ type: String.Type) throws -> String {
+    let p = elementPath; return try next(type).string(p)
+  }
+  mutating func decode(_ type: Double.Type) throws -> Double {
+    let p = elementPath; return try next(type).double(p)
+  }
+  mutating func decode(_ type: Float.Type) throws -> Float {
+    let p = elementPath; return try next(type).float(p)
+  }
+  mutating func decode(_ type: Int.Type) throws -> Int {
+    let p = elementPath; return try next(type).integer(type, p)
+  }
+  mutating func decode(_ type: Int8.Type) throws -> Int8 {
+    let p = elementPath; return try next(type).integer(type, p)
+  }
+  mutating func decode(_ type: Int16.Type) throws -> Int16 {
+    let p = elementPath; return try next(type).integer(type, p)
+  }
+  mutating func decode(_ type: Int32.Type) throws -> Int32 {
+    let p = elementPath; return try next(type).integer(type, p)
+  }
+  mutating func decode(_ type: Int64.Type) throws -> Int64 {
+    let p = elementPath; return try next(type).integer(type, p)
+  }
+  mutating func decode(_ type: UInt.Type) throws -> UInt {
+    let p = elementPath; return try next(type).integer(type, p)
+  }
+  mutating func decode(_ type: UInt8.Type) throws -> UInt8 {
+    let p = elementPath; return try next(type).integer(type, p)
+  }
+  mutating func decode(_ type: UInt16.Type) throws -> UInt16 {
+    let p = elementPath; return try next(type).integer(type, p)
+  }
+  mutating func decode(_ type: UInt32.Type) throws -> UInt32 {
+    let p = elementPath; return try next(type).integer(type, p)
+  }
+  mutating func decode(_ type: UInt64.Type) throws -> UInt64 {
+    let p = elementPath; return try next(type).integer(type, p)
+  }
 
   mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
     let p = elementPath
     return try T(from: TreeDecoder(value: try next(type), path: p))
   }
 
-  mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
+  mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws
+    -> KeyedDecodingContainer<NestedKey>
+  {
     let p = elementPath
     return try TreeDecoder(value: try next(type), path: p).container(keyedBy: type)
   }

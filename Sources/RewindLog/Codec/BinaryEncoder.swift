@@ -92,7 +92,9 @@ final class EncodingNode {
   func firstKey(at path: [String]) -> String? {
     var node = self
     for name in path {
-      guard node.kind == .keyed, case .node(let child)? = node.fields.first(where: { $0.0 == name })?.1 else { return nil }
+      guard node.kind == .keyed, case .node(let child)? = node.fields.first(where: { $0.0 == name })?.1 else {
+        return nil
+      }
       node = child
     }
     return node.kind == .keyed ? node.fields.first?.0 : nil
@@ -126,7 +128,8 @@ struct TreeEncoder: Encoder {
   }
 
   /// The tree of `value`, with fast paths for the primitive types.
-  static func encodeSlot<T: Encodable>(_ value: T, path: @autoclosure () -> CodingPath) throws -> EncodingSlot {
+  static func encodeSlot<T: Encodable>(_ value: T, path: @autoclosure () -> CodingPath) throws -> EncodingSlot
+  {
     // Comparing metatypes is cheap; a failed dynamic cast per candidate type is not.
     if T.self == String.self { return .value(.string(unsafeBitCast(value, to: String.self))) }
     if T.self == Int.self { return .value(.int(Int64(unsafeBitCast(value, to: Int.self)))) }
@@ -134,7 +137,9 @@ struct TreeEncoder: Encoder {
     if T.self == Bool.self { return .value(.bool(unsafeBitCast(value, to: Bool.self))) }
     if T.self == Double.self { return .value(.double(unsafeBitCast(value, to: Double.self))) }
     // Date encodes itself as its time interval since the reference date; do the same without a container.
-    if T.self == Date.self { return .value(.double(unsafeBitCast(value, to: Date.self).timeIntervalSinceReferenceDate)) }
+    if T.self == Date.self {
+      return .value(.double(unsafeBitCast(value, to: Date.self).timeIntervalSinceReferenceDate))
+    }
     let node = EncodingNode()
     try value.encode(to: TreeEncoder(node: node, path: path()))
     if node.kind == .leaf { return .value(node.leaf) }
@@ -222,7 +227,9 @@ private struct UnkeyedTreeEncoder: UnkeyedEncodingContainer {
     node.items.append(try TreeEncoder.encodeSlot(value, path: path.appending(IndexKey(index: count))))
   }
 
-  mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+  mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type)
+    -> KeyedEncodingContainer<NestedKey>
+  {
     let child = EncodingNode()
     let childPath = path.appending(IndexKey(index: count))
     node.items.append(.node(child))

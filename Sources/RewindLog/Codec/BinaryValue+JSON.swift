@@ -95,7 +95,9 @@ extension BinaryValue {
   ///
   /// Never traps; nesting is limited to `maxDepth`.
   /// - Throws: ``BinaryCodecError`` naming the byte offset of the problem.
-  public static func parseJSON(_ bytes: some Collection<UInt8>, maxDepth: Int = defaultMaxDepth) throws(BinaryCodecError) -> BinaryValue {
+  public static func parseJSON(_ bytes: some Collection<UInt8>, maxDepth: Int = defaultMaxDepth)
+    throws(BinaryCodecError) -> BinaryValue
+  {
     var parser = JSONParser(bytes: Array(bytes), maxDepth: maxDepth)
     parser.skipSpace()
     let value = try parser.value(depth: 0)
@@ -125,10 +127,14 @@ private struct JSONParser {
     return bytes[offset]
   }
 
-  private mutating func expect(_ literal: String, _ value: BinaryValue) throws(BinaryCodecError) -> BinaryValue {
+  private mutating func expect(_ literal: String, _ value: BinaryValue) throws(BinaryCodecError)
+    -> BinaryValue
+  {
     let utf8 = Array(literal.utf8)
     guard offset + utf8.count <= bytes.count else { throw .truncated(offset: offset) }
-    guard Array(bytes[offset..<(offset + utf8.count)]) == utf8 else { throw .unknownTag(bytes[offset], offset: offset) }
+    guard Array(bytes[offset..<(offset + utf8.count)]) == utf8 else {
+      throw .unknownTag(bytes[offset], offset: offset)
+    }
     offset += utf8.count
     return value
   }
@@ -194,7 +200,9 @@ private struct JSONParser {
       let byte = bytes[offset]
       if byte == UInt8(ascii: ".") || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") {
         integral = false
-      } else if !(byte == UInt8(ascii: "-") || byte == UInt8(ascii: "+") || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)) {
+      } else if !(byte == UInt8(ascii: "-") || byte == UInt8(ascii: "+")
+        || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte))
+      {
         break
       }
       offset += 1
@@ -239,7 +247,8 @@ private struct JSONParser {
         case UInt8(ascii: "t"): out.append(0x09)
         case UInt8(ascii: "u"):
           var scalar = try hex4()
-          if (0xD800..<0xDC00).contains(scalar), offset + 6 <= bytes.count, bytes[offset] == UInt8(ascii: "\\"),
+          if (0xD800..<0xDC00).contains(scalar), offset + 6 <= bytes.count,
+            bytes[offset] == UInt8(ascii: "\\"),
             bytes[offset + 1] == UInt8(ascii: "u")
           {
             offset += 2

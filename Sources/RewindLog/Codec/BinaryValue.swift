@@ -92,14 +92,18 @@ public indirect enum BinaryValue: Hashable, Sendable {
   /// Never traps: every length is checked against the bytes that remain (so memory stays proportional to
   /// the input) and nesting is limited to `maxDepth`.
   /// - Throws: ``BinaryCodecError`` naming the offending byte offset.
-  public static func decode(_ bytes: [UInt8], maxDepth: Int = defaultMaxDepth) throws(BinaryCodecError) -> BinaryValue {
+  public static func decode(_ bytes: [UInt8], maxDepth: Int = defaultMaxDepth) throws(BinaryCodecError)
+    -> BinaryValue
+  {
     var reader = ByteReader(bytes)
     let value = try read(from: &reader, depth: 0, maxDepth: maxDepth)
     guard reader.isAtEnd else { throw .trailingBytes(offset: reader.offset) }
     return value
   }
 
-  static func read(from reader: inout ByteReader, depth: Int, maxDepth: Int) throws(BinaryCodecError) -> BinaryValue {
+  static func read(from reader: inout ByteReader, depth: Int, maxDepth: Int) throws(BinaryCodecError)
+    -> BinaryValue
+  {
     let start = reader.offset
     let byte = try reader.u8()
     guard let tag = Tag(rawValue: byte) else { throw .unknownTag(byte, offset: start) }
@@ -155,7 +159,9 @@ extension BinaryValue: CustomStringConvertible {
     case .string(let value): lines.append(prefix + "\"" + value + "\"")
     case .array(let values):
       lines.append(prefix + "[\(values.count)]")
-      for (index, value) in values.enumerated() { value.render(into: &lines, label: "[\(index)]", indent: indent + "  ") }
+      for (index, value) in values.enumerated() {
+        value.render(into: &lines, label: "[\(index)]", indent: indent + "  ")
+      }
     case .keyed(let fields):
       lines.append(prefix + "{\(fields.count)}")
       for field in fields { field.value.render(into: &lines, label: field.key, indent: indent + "  ") }

@@ -56,14 +56,17 @@ public struct EventUpcasters: Sendable {
   ///   - transform: Maps the action's tree; throwing fails the read with
   ///     ``FileJournalError/upcastFailed(_:schemaVersion:at:reason:)``.
   public mutating func register(
-    _ typeName: String, from version: UInt64, renamedTo newName: String? = nil, _ transform: @escaping Transform
+    _ typeName: String, from version: UInt64, renamedTo newName: String? = nil,
+    _ transform: @escaping Transform
   ) {
     steps[Key(typeName: typeName, version: version)] = Step(transform: transform, renamedTo: newName)
   }
 
   /// Declares that events of these types did not change from schema `version` to `version + 1`.
   public mutating func registerUnchanged(_ typeNames: [String], from version: UInt64) {
-    for name in typeNames { steps[Key(typeName: name, version: version)] = Step(transform: nil, renamedTo: nil) }
+    for name in typeNames {
+      steps[Key(typeName: name, version: version)] = Step(transform: nil, renamedTo: nil)
+    }
   }
 
   /// Why ``upcast(_:typeName:from:to:)`` failed.
@@ -129,7 +132,9 @@ extension BinaryValue {
       self = value
       return true
     }
-    guard case .keyed(var fields) = self, let index = fields.firstIndex(where: { $0.key == first }) else { return false }
+    guard case .keyed(var fields) = self, let index = fields.firstIndex(where: { $0.key == first }) else {
+      return false
+    }
     guard fields[index].value.replace(at: keys.dropFirst(), with: value) else { return false }
     self = .keyed(fields)
     return true

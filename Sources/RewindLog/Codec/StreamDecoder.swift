@@ -15,7 +15,8 @@ enum StreamDecoding {
     let start = range.lowerBound
     let value: T
     if T.self == Date.self {
-      value = unsafeBitCast(Date(timeIntervalSinceReferenceDate: try state.double(at: start, .root)), to: T.self)
+      value = unsafeBitCast(
+        Date(timeIntervalSinceReferenceDate: try state.double(at: start, .root)), to: T.self)
     } else {
       value = try T(from: StreamDecoder(state: state, offset: start, depth: 0, path: .root))
     }
@@ -149,7 +150,9 @@ final class StreamDecodingState {
   /// Skipped strings are checked as strictly as decoded ones (ASCII, the common case, without a call).
   func checkUTF8(_ range: Range<Int>, offset: Int) throws(BinaryCodecError) {
     for index in range where bytes[index] >= 0x80 {
-      guard String(validating: bytes[range], as: UTF8.self) != nil else { throw .invalidUTF8(offset: relative(offset)) }
+      guard String(validating: bytes[range], as: UTF8.self) != nil else {
+        throw .invalidUTF8(offset: relative(offset))
+      }
       return
     }
   }
@@ -159,7 +162,9 @@ final class StreamDecodingState {
     let (header, next) = try varint(at: offset)
     if header & 1 == 1 {
       let index = header >> 1
-      guard index < UInt64(WellKnownKeys.table.count) else { throw .unknownKey(index: index, offset: relative(offset)) }
+      guard index < UInt64(WellKnownKeys.table.count) else {
+        throw .unknownKey(index: index, offset: relative(offset))
+      }
       return (WellKnownKeys.table[Int(index)] == name, next)
     }
     let count = header >> 1
@@ -179,7 +184,9 @@ final class StreamDecodingState {
     let (header, next) = try varint(at: offset)
     if header & 1 == 1 {
       let index = header >> 1
-      guard index < UInt64(WellKnownKeys.table.count) else { throw .unknownKey(index: index, offset: relative(offset)) }
+      guard index < UInt64(WellKnownKeys.table.count) else {
+        throw .unknownKey(index: index, offset: relative(offset))
+      }
       return (WellKnownKeys.table[Int(index)], next)
     }
     let count = header >> 1
@@ -193,7 +200,9 @@ final class StreamDecodingState {
   /// the general validation.
   func text(_ range: Range<Int>) -> String? {
     bytes.withUnsafeBufferPointer { all -> String? in
-      guard let base = all.baseAddress, range.lowerBound >= 0, range.upperBound <= all.count else { return nil }
+      guard let base = all.baseAddress, range.lowerBound >= 0, range.upperBound <= all.count else {
+        return nil
+      }
       let slice = UnsafeBufferPointer(start: base + range.lowerBound, count: range.count)
       var ascii = true
       for byte in slice where byte >= 0x80 {
@@ -228,7 +237,9 @@ final class StreamDecodingState {
   func string(at offset: Int, _ path: @autoclosure () -> CodingPath) throws -> (String, Int) {
     guard try tag(at: offset) == .string else { throw mismatch(String.self, at: offset, path()) }
     let (count, start) = try length(at: offset + 1)
-    guard let text = text(start..<(start + count)) else { throw BinaryCodecError.invalidUTF8(offset: relative(offset + 1)) }
+    guard let text = text(start..<(start + count)) else {
+      throw BinaryCodecError.invalidUTF8(offset: relative(offset + 1))
+    }
     return (text, start + count)
   }
 
@@ -256,7 +267,9 @@ final class StreamDecodingState {
   }
 
   /// The integer at `offset`, if it fits in `I`.
-  func integer<I: FixedWidthInteger>(_ type: I.Type, at offset: Int, _ path: @autoclosure () -> CodingPath) throws -> I {
+  func integer<I: FixedWidthInteger>(_ type: I.Type, at offset: Int, _ path: @autoclosure () -> CodingPath)
+    throws -> I
+  {
     switch try tag(at: offset) {
     case .int: if let result = I(exactly: try signed(at: offset)) { return result }
     case .uint: if let result = I(exactly: try varint(at: offset + 1).0) { return result }
@@ -265,7 +278,9 @@ final class StreamDecodingState {
     throw mismatch(type, at: offset, path())
   }
 
-  func isNull(at offset: Int) throws(BinaryCodecError) -> Bool { try byte(at: offset) == BinaryValue.Tag.null.rawValue }
+  func isNull(at offset: Int) throws(BinaryCodecError) -> Bool {
+    try byte(at: offset) == BinaryValue.Tag.null.rawValue
+  }
 
   /// The value at `offset` as a tree, for the rare paths (`superDecoder`) that hand out a whole decoder.
   func tree(at offset: Int, depth: Int) throws -> BinaryValue {
@@ -311,8 +326,12 @@ struct StreamDecoder: Decoder {
   var userInfo: [CodingUserInfoKey: Any] { [:] }
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-    guard try state.tag(at: offset) == .keyed else { throw state.mismatch([String: Int].self, at: offset, path) }
-    guard depth < state.maxDepth else { throw BinaryCodecError.tooDeep(offset: state.relative(offset), limit: state.maxDepth) }
+    guard try state.tag(at: offset) == .keyed else {
+      throw state.mismatch([String: Int].self, at: offset, path)
+    }
+    guard depth < state.maxDepth else {
+      throw BinaryCodecError.tooDeep(offset: state.relative(offset), limit: state.maxDepth)
+    }
     let (count, first) = try state.length(at: offset + 1, unit: 2)
     return KeyedDecodingContainer(
       KeyedStreamDecoder<Key>(state: state, first: first, count: count, depth: depth + 1, path: path))
@@ -320,7 +339,9 @@ struct StreamDecoder: Decoder {
 
   func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
     guard try state.tag(at: offset) == .array else { throw state.mismatch([Int].self, at: offset, path) }
-    guard depth < state.maxDepth else { throw BinaryCodecError.tooDeep(offset: state.relative(offset), limit: state.maxDepth) }
+    guard depth < state.maxDepth else {
+      throw BinaryCodecError.tooDeep(offset: state.relative(offset), limit: state.maxDepth)
+    }
     let (count, first) = try state.length(at: offset + 1)
     return UnkeyedStreamDecoder(state: state, position: first, total: count, depth: depth + 1, path: path)
   }
@@ -332,10 +353,12 @@ struct StreamDecoder: Decoder {
   /// Decodes a nested `T` at `offset`, with the fast paths of the tree decoder.
   @inline(__always)
   static func value<T: Decodable>(
-    _ type: T.Type, state: StreamDecodingState, at offset: Int, depth: Int, path: @autoclosure () -> CodingPath
+    _ type: T.Type, state: StreamDecodingState, at offset: Int, depth: Int,
+    path: @autoclosure () -> CodingPath
   ) throws -> T {
     if T.self == Date.self {
-      return unsafeBitCast(Date(timeIntervalSinceReferenceDate: try state.double(at: offset, path())), to: T.self)
+      return unsafeBitCast(
+        Date(timeIntervalSinceReferenceDate: try state.double(at: offset, path())), to: T.self)
     }
     return try T(from: StreamDecoder(state: state, offset: offset, depth: depth, path: path()))
   }
@@ -393,7 +416,8 @@ private struct KeyedStreamDecoder<Key: CodingKey>: KeyedDecodingContainerProtoco
     for _ in 0..<count {
       let (matches, value) = try state.key(at: position, is: name)
       if matches {
-        state.setHint(depth, StreamDecodingState.Hint(container: first, index: index, offset: value, valuePending: true))
+        state.setHint(
+          depth, StreamDecodingState.Hint(container: first, index: index, offset: value, valuePending: true))
         return value
       }
       position = try state.skip(value, depth: depth)
@@ -408,7 +432,8 @@ private struct KeyedStreamDecoder<Key: CodingKey>: KeyedDecodingContainerProtoco
 
   private func require(_ key: Key) throws -> Int {
     guard let offset = try find(key) else {
-      throw DecodingError.keyNotFound(key, .init(codingPath: path.keys, debugDescription: "no field \"\(key.stringValue)\""))
+      throw DecodingError.keyNotFound(
+        key, .init(codingPath: path.keys, debugDescription: "no field \"\(key.stringValue)\""))
     }
     return offset
   }
@@ -435,8 +460,12 @@ private struct KeyedStreamDecoder<Key: CodingKey>: KeyedDecodingContainerProtoco
     finished(at: end)
     return value
   }
-  func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try state.double(at: try require(key), path.appending(key)) }
-  func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try state.float(at: try require(key), path.appending(key)) }
+  func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
+    try state.double(at: try require(key), path.appending(key))
+  }
+  func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
+    try state.float(at: try require(key), path.appending(key))
+  }
   func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try integer(type, key) }
   func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try integer(type, key) }
   func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try integer(type, key) }
@@ -459,11 +488,13 @@ private struct KeyedStreamDecoder<Key: CodingKey>: KeyedDecodingContainerProtoco
   func nestedContainer<NestedKey: CodingKey>(
     keyedBy type: NestedKey.Type, forKey key: Key
   ) throws -> KeyedDecodingContainer<NestedKey> {
-    try StreamDecoder(state: state, offset: try require(key), depth: depth, path: path.appending(key)).container(keyedBy: type)
+    try StreamDecoder(state: state, offset: try require(key), depth: depth, path: path.appending(key))
+      .container(keyedBy: type)
   }
 
   func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-    try StreamDecoder(state: state, offset: try require(key), depth: depth, path: path.appending(key)).unkeyedContainer()
+    try StreamDecoder(state: state, offset: try require(key), depth: depth, path: path.appending(key))
+      .unkeyedContainer()
   }
 
   func superDecoder() throws -> any Decoder {
@@ -508,7 +539,8 @@ private struct UnkeyedStreamDecoder: UnkeyedDecodingContainer {
   /// The offset of the next element; throws when there is none.
   private func current(_ type: Any.Type) throws -> Int {
     guard !isAtEnd else {
-      throw DecodingError.valueNotFound(type, .init(codingPath: elementPath.keys, debugDescription: "no more elements"))
+      throw DecodingError.valueNotFound(
+        type, .init(codingPath: elementPath.keys, debugDescription: "no more elements"))
     }
     return position
   }
@@ -530,25 +562,51 @@ private struct UnkeyedStreamDecoder: UnkeyedDecodingContainer {
     return value
   }
 
-  mutating func decode(_ type: Bool.Type) throws -> Bool { let s = state; return try scalar(type) { try s.bool(at: $0, $1) } }
+  mutating func decode(_ type: Bool.Type) throws -> Bool {
+    let s = state; return try scalar(type) { try s.bool(at: $0, $1) }
+  }
   mutating func decode(_ type: String.Type) throws -> String {
     let (value, end) = try state.string(at: try current(type), elementPath)
     position = end
     currentIndex += 1
     return value
   }
-  mutating func decode(_ type: Double.Type) throws -> Double { let s = state; return try scalar(type) { try s.double(at: $0, $1) } }
-  mutating func decode(_ type: Float.Type) throws -> Float { let s = state; return try scalar(type) { try s.float(at: $0, $1) } }
-  mutating func decode(_ type: Int.Type) throws -> Int { let s = state; return try scalar(type) { try s.integer(type, at: $0, $1) } }
-  mutating func decode(_ type: Int8.Type) throws -> Int8 { let s = state; return try scalar(type) { try s.integer(type, at: $0, $1) } }
-  mutating func decode(_ type: Int16.Type) throws -> Int16 { let s = state; return try scalar(type) { try s.integer(type, at: $0, $1) } }
-  mutating func decode(_ type: Int32.Type) throws -> Int32 { let s = state; return try scalar(type) { try s.integer(type, at: $0, $1) } }
-  mutating func decode(_ type: Int64.Type) throws -> Int64 { let s = state; return try scalar(type) { try s.integer(type, at: $0, $1) } }
-  mutating func decode(_ type: UInt.Type) throws -> UInt { let s = state; return try scalar(type) { try s.integer(type, at: $0, $1) } }
-  mutating func decode(_ type: UInt8.Type) throws -> UInt8 { let s = state; return try scalar(type) { try s.integer(type, at: $0, $1) } }
-  mutating func decode(_ type: UInt16.Type) throws -> UInt16 { let s = state; return try scalar(type) { try s.integer(type, at: $0, $1) } }
-  mutating func decode(_ type: UInt32.Type) throws -> UInt32 { let s = state; return try scalar(type) { try s.integer(type, at: $0, $1) } }
-  mutating func decode(_ type: UInt64.Type) throws -> UInt64 { let s = state; return try scalar(type) { try s.integer(type, at: $0, $1) } }
+  mutating func decode(_ type: Double.Type) throws -> Double {
+    let s = state; return try scalar(type) { try s.double(at: $0, $1) }
+  }
+  mutating func decode(_ type: Float.Type) throws -> Float {
+    let s = state; return try scalar(type) { try s.float(at: $0, $1) }
+  }
+  mutating func decode(_ type: Int.Type) throws -> Int {
+    let s = state; return try scalar(type) { try s.integer(type, at: $0, $1) }
+  }
+  mutating func decode(_ type: Int8.Type) throws -> Int8 {
+    let s = state; return try scalar(type) { try s.integer(type, at: $0, $1) }
+  }
+  mutating func decode(_ type: Int16.Type) throws -> Int16 {
+    let s = state; return try scalar(type) { try s.integer(type, at: $0, $1) }
+  }
+  mutating func decode(_ type: Int32.Type) throws -> Int32 {
+    let s = state; return try scalar(type) { try s.integer(type, at: $0, $1) }
+  }
+  mutating func decode(_ type: Int64.Type) throws -> Int64 {
+    let s = state; return try scalar(type) { try s.integer(type, at: $0, $1) }
+  }
+  mutating func decode(_ type: UInt.Type) throws -> UInt {
+    let s = state; return try scalar(type) { try s.integer(type, at: $0, $1) }
+  }
+  mutating func decode(_ type: UInt8.Type) throws -> UInt8 {
+    let s = state; return try scalar(type) { try s.integer(type, at: $0, $1) }
+  }
+  mutating func decode(_ type: UInt16.Type) throws -> UInt16 {
+    let s = state; return try scalar(type) { try s.integer(type, at: $0, $1) }
+  }
+  mutating func decode(_ type: UInt32.Type) throws -> UInt32 {
+    let s = state; return try scalar(type) { try s.integer(type, at: $0, $1) }
+  }
+  mutating func decode(_ type: UInt64.Type) throws -> UInt64 {
+    let s = state; return try scalar(type) { try s.integer(type, at: $0, $1) }
+  }
 
   mutating func decode<T: Decodable>(_ type: T.Type) throws -> T {
     let offset = try current(type)
@@ -557,22 +615,29 @@ private struct UnkeyedStreamDecoder: UnkeyedDecodingContainer {
     return value
   }
 
-  mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
-    let container = try StreamDecoder(state: state, offset: try current(type), depth: depth, path: elementPath)
-      .container(keyedBy: type)
+  mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws
+    -> KeyedDecodingContainer<NestedKey>
+  {
+    let container = try StreamDecoder(
+      state: state, offset: try current(type), depth: depth, path: elementPath
+    )
+    .container(keyedBy: type)
     try advance()
     return container
   }
 
   mutating func nestedUnkeyedContainer() throws -> any UnkeyedDecodingContainer {
-    let container = try StreamDecoder(state: state, offset: try current([Any].self), depth: depth, path: elementPath)
-      .unkeyedContainer()
+    let container = try StreamDecoder(
+      state: state, offset: try current([Any].self), depth: depth, path: elementPath
+    )
+    .unkeyedContainer()
     try advance()
     return container
   }
 
   mutating func superDecoder() throws -> any Decoder {
-    let decoder = TreeDecoder(value: try state.tree(at: try current(Any.self), depth: depth), path: elementPath)
+    let decoder = TreeDecoder(
+      value: try state.tree(at: try current(Any.self), depth: depth), path: elementPath)
     try advance()
     return decoder
   }

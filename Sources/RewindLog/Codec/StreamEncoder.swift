@@ -16,7 +16,9 @@ enum StreamEncoding {
   }
 
   /// ``encode(_:into:)``, also returning the first field name written when the value is keyed.
-  static func encode<T: Encodable>(_ value: T, into writer: inout ByteWriter, firstKey: inout String?) throws -> Bool {
+  static func encode<T: Encodable>(_ value: T, into writer: inout ByteWriter, firstKey: inout String?) throws
+    -> Bool
+  {
     let start = writer.bytes.count
     if StreamEncodingState.writePrimitive(value, to: &writer) { return true }
     let state = StreamEncodingState()
@@ -176,7 +178,8 @@ final class StreamEncodingState {
     } else if T.self == UInt64.self {
       writer.uint(unsafeBitCast(value, to: UInt64.self))
     } else if T.self == Bool.self {
-      writer.u8(unsafeBitCast(value, to: Bool.self) ? BinaryValue.Tag.true.rawValue : BinaryValue.Tag.false.rawValue)
+      writer.u8(
+        unsafeBitCast(value, to: Bool.self) ? BinaryValue.Tag.true.rawValue : BinaryValue.Tag.false.rawValue)
     } else if T.self == Double.self {
       writer.double(unsafeBitCast(value, to: Double.self))
     } else if T.self == Date.self {
@@ -249,7 +252,9 @@ struct StreamEncoder: Encoder {
   }
 
   /// Encodes a nested value into a new slot of the innermost container (already counted and keyed).
-  static func nested<T: Encodable>(_ value: T, state: StreamEncodingState, path: @autoclosure () -> CodingPath) throws {
+  static func nested<T: Encodable>(
+    _ value: T, state: StreamEncodingState, path: @autoclosure () -> CodingPath
+  ) throws {
     if StreamEncodingState.writePrimitive(value, to: &state.writer) { return }
     let token = state.newSlot()
     try value.encode(to: StreamEncoder(state: state, token: token, path: path()))
@@ -274,20 +279,42 @@ private struct KeyedStreamEncoder<Key: CodingKey>: KeyedEncodingContainerProtoco
     return true
   }
 
-  mutating func encodeNil(forKey key: Key) throws { if field(key) { state.writer.u8(BinaryValue.Tag.null.rawValue) } }
+  mutating func encodeNil(forKey key: Key) throws {
+    if field(key) { state.writer.u8(BinaryValue.Tag.null.rawValue) }
+  }
   mutating func encode(_ value: Bool, forKey key: Key) throws { if field(key) { state.writer.bool(value) } }
-  mutating func encode(_ value: String, forKey key: Key) throws { if field(key) { state.writer.string(tagged: value) } }
-  mutating func encode(_ value: Double, forKey key: Key) throws { if field(key) { state.writer.double(value) } }
+  mutating func encode(_ value: String, forKey key: Key) throws {
+    if field(key) { state.writer.string(tagged: value) }
+  }
+  mutating func encode(_ value: Double, forKey key: Key) throws {
+    if field(key) { state.writer.double(value) }
+  }
   mutating func encode(_ value: Float, forKey key: Key) throws { if field(key) { state.writer.float(value) } }
-  mutating func encode(_ value: Int, forKey key: Key) throws { if field(key) { state.writer.int(Int64(value)) } }
-  mutating func encode(_ value: Int8, forKey key: Key) throws { if field(key) { state.writer.int(Int64(value)) } }
-  mutating func encode(_ value: Int16, forKey key: Key) throws { if field(key) { state.writer.int(Int64(value)) } }
-  mutating func encode(_ value: Int32, forKey key: Key) throws { if field(key) { state.writer.int(Int64(value)) } }
+  mutating func encode(_ value: Int, forKey key: Key) throws {
+    if field(key) { state.writer.int(Int64(value)) }
+  }
+  mutating func encode(_ value: Int8, forKey key: Key) throws {
+    if field(key) { state.writer.int(Int64(value)) }
+  }
+  mutating func encode(_ value: Int16, forKey key: Key) throws {
+    if field(key) { state.writer.int(Int64(value)) }
+  }
+  mutating func encode(_ value: Int32, forKey key: Key) throws {
+    if field(key) { state.writer.int(Int64(value)) }
+  }
   mutating func encode(_ value: Int64, forKey key: Key) throws { if field(key) { state.writer.int(value) } }
-  mutating func encode(_ value: UInt, forKey key: Key) throws { if field(key) { state.writer.uint(UInt64(value)) } }
-  mutating func encode(_ value: UInt8, forKey key: Key) throws { if field(key) { state.writer.uint(UInt64(value)) } }
-  mutating func encode(_ value: UInt16, forKey key: Key) throws { if field(key) { state.writer.uint(UInt64(value)) } }
-  mutating func encode(_ value: UInt32, forKey key: Key) throws { if field(key) { state.writer.uint(UInt64(value)) } }
+  mutating func encode(_ value: UInt, forKey key: Key) throws {
+    if field(key) { state.writer.uint(UInt64(value)) }
+  }
+  mutating func encode(_ value: UInt8, forKey key: Key) throws {
+    if field(key) { state.writer.uint(UInt64(value)) }
+  }
+  mutating func encode(_ value: UInt16, forKey key: Key) throws {
+    if field(key) { state.writer.uint(UInt64(value)) }
+  }
+  mutating func encode(_ value: UInt32, forKey key: Key) throws {
+    if field(key) { state.writer.uint(UInt64(value)) }
+  }
   mutating func encode(_ value: UInt64, forKey key: Key) throws { if field(key) { state.writer.uint(value) } }
 
   mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
@@ -309,7 +336,9 @@ private struct KeyedStreamEncoder<Key: CodingKey>: KeyedEncodingContainerProtoco
 
   mutating func superEncoder() -> any Encoder { StreamEncoder.unstreamable(state: state, path: path) }
 
-  mutating func superEncoder(forKey key: Key) -> any Encoder { StreamEncoder.unstreamable(state: state, path: path) }
+  mutating func superEncoder(forKey key: Key) -> any Encoder {
+    StreamEncoder.unstreamable(state: state, path: path)
+  }
 }
 
 private struct UnkeyedStreamEncoder: UnkeyedEncodingContainer {
@@ -358,16 +387,20 @@ private struct UnkeyedStreamEncoder: UnkeyedEncodingContainer {
     try StreamEncoder.nested(value, state: state, path: path.appending(IndexKey(index: index)))
   }
 
-  mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+  mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type)
+    -> KeyedEncodingContainer<NestedKey>
+  {
     let index = written
     let child = element() ? state.newSlot() : -1
-    return StreamEncoder(state: state, token: child, path: path.appending(IndexKey(index: index))).container(keyedBy: keyType)
+    return StreamEncoder(state: state, token: child, path: path.appending(IndexKey(index: index))).container(
+      keyedBy: keyType)
   }
 
   mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
     let index = written
     let child = element() ? state.newSlot() : -1
-    return StreamEncoder(state: state, token: child, path: path.appending(IndexKey(index: index))).unkeyedContainer()
+    return StreamEncoder(state: state, token: child, path: path.appending(IndexKey(index: index)))
+      .unkeyedContainer()
   }
 
   mutating func superEncoder() -> any Encoder { StreamEncoder.unstreamable(state: state, path: path) }
@@ -379,9 +412,13 @@ private struct SingleValueStreamEncoder: SingleValueEncodingContainer {
   let path: CodingPath
   var codingPath: [any CodingKey] { path.keys }
 
-  mutating func encodeNil() throws { if state.claim(token) { state.writer.u8(BinaryValue.Tag.null.rawValue) } }
+  mutating func encodeNil() throws {
+    if state.claim(token) { state.writer.u8(BinaryValue.Tag.null.rawValue) }
+  }
   mutating func encode(_ value: Bool) throws { if state.claim(token) { state.writer.bool(value) } }
-  mutating func encode(_ value: String) throws { if state.claim(token) { state.writer.string(tagged: value) } }
+  mutating func encode(_ value: String) throws {
+    if state.claim(token) { state.writer.string(tagged: value) }
+  }
   mutating func encode(_ value: Double) throws { if state.claim(token) { state.writer.double(value) } }
   mutating func encode(_ value: Float) throws { if state.claim(token) { state.writer.float(value) } }
   mutating func encode(_ value: Int) throws { if state.claim(token) { state.writer.int(Int64(value)) } }

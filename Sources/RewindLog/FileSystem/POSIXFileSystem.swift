@@ -17,13 +17,13 @@ package struct POSIXFileSystem: LogFileSystem {
 
   package func open(_ path: String, create: Bool) throws(IOError) -> any LogFile {
     let flags = O_RDWR | O_CLOEXEC | (create ? O_CREAT : 0)
-    let fd = retrying { Glibc_open(path, flags, 0o644) }
+    let fd = retrying { systemOpen(path, flags, 0o644) }
     guard fd >= 0 else { throw IOError(operation: "open", path: path, code: errno) }
     return POSIXFile(fd: fd, path: path)
   }
 
   package func openForReading(_ path: String) throws(IOError) -> any LogFile {
-    let fd = retrying { Glibc_open(path, O_RDONLY | O_CLOEXEC, 0) }
+    let fd = retrying { systemOpen(path, O_RDONLY | O_CLOEXEC, 0) }
     guard fd >= 0 else { throw IOError(operation: "open", path: path, code: errno) }
     return POSIXFile(fd: fd, path: path)
   }
@@ -54,7 +54,9 @@ package struct POSIXFileSystem: LogFileSystem {
   }
 
   package func rename(_ source: String, to destination: String) throws(IOError) {
-    guard Glibc_rename(source, destination) == 0 else { throw IOError(operation: "rename", path: source, code: errno) }
+    guard systemRename(source, destination) == 0 else {
+      throw IOError(operation: "rename", path: source, code: errno)
+    }
   }
 
   package func remove(_ path: String) throws(IOError) {
@@ -62,14 +64,14 @@ package struct POSIXFileSystem: LogFileSystem {
   }
 
   package func syncDirectory(_ directory: String) throws(IOError) {
-    let fd = Glibc_open(directory, O_RDONLY | O_CLOEXEC, 0)
+    let fd = systemOpen(directory, O_RDONLY | O_CLOEXEC, 0)
     guard fd >= 0 else { throw IOError(operation: "open", path: directory, code: errno) }
-    defer { _ = Glibc_close(fd) }
+    defer { _ = systemClose(fd) }
     guard fsync(fd) == 0 else { throw IOError(operation: "sync", path: directory, code: errno) }
   }
 
   package func lock(_ path: String) throws(IOError) -> any LogFileLock {
-    let fd = Glibc_open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+    let fd = systemOpen(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
     guard fd >= 0 else { throw IOError(operation: "open", path: path, code: errno) }
     // A process forked by this one holds an inherited copy of a lock until its exec closes it, so a
     // lock released a moment ago can look held: retry for a few milliseconds before failing.
@@ -81,7 +83,7 @@ package struct POSIXFileSystem: LogFileSystem {
         usleep(2_000)
         continue
       }
-      _ = Glibc_close(fd)
+      _ = systemClose(fd)
       throw IOError(operation: "lock", path: path, code: code)
     }
     return POSIXLock(fd: fd)
@@ -96,14 +98,14 @@ private func retrying(_ call: () -> Int32) -> Int32 {
 }
 
 // The platform's functions under names that do not clash with the protocol's methods.
-private func Glibc_open(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 { open(path, flags, mode) }
-private func Glibc_close(_ fd: Int32) -> Int32 { close(fd) }
-private func Glibc_rename(_ source: String, _ destination: String) -> Int32 { rename(source, destination) }
+private func systemOpen(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 { open(path, flags, mode) }
+private func systemClose(_ fd: Int32) -> Int32 { close(fd) }
+private func systemRename(_ source: String, _ destination: String) -> Int32 { rename(source, destination) }
 
 final class POSIXLock: LogFileLock {
   private let fd: Int32
   init(fd: Int32) { self.fd = fd }
-  func release() { _ = Glibc_close(fd) }
+  func release() { _ = systemClose(fd) }
 }
 
 /// A file descriptor. `pread`/`pwrite` keep no shared offset, so reads and writes may come from any thread.
@@ -128,7 +130,8 @@ final class POSIXFile: LogFile {
     var failure: Int32 = 0
     bytes.withUnsafeMutableBytes { buffer in
       while done < count {
-        let result = pread(fd, buffer.baseAddress.map { $0 + done }, count - done, off_t(offset) + off_t(done))
+        let result = pread(
+          fd, buffer.baseAddress.map { $0 + done }, count - done, off_t(offset) + off_t(done))
         if result < 0 {
           if errno == EINTR { continue }
           failure = errno
@@ -148,7 +151,8 @@ final class POSIXFile: LogFile {
     var failure: Int32 = 0
     bytes.withUnsafeBytes { buffer in
       while done < buffer.count {
-        let result = pwrite(fd, buffer.baseAddress.map { $0 + done }, buffer.count - done, off_t(offset) + off_t(done))
+        let result = pwrite(
+          fd, buffer.baseAddress.map { $0 + done }, buffer.count - done, off_t(offset) + off_t(done))
         if result < 0 {
           if errno == EINTR { continue }
           failure = errno
@@ -171,10 +175,12 @@ final class POSIXFile: LogFile {
   }
 
   func truncate(to size: UInt64) throws(IOError) {
-    guard ftruncate(fd, off_t(size)) == 0 else { throw IOError(operation: "truncate", path: path, code: errno) }
+    guard ftruncate(fd, off_t(size)) == 0 else {
+      throw IOError(operation: "truncate", path: path, code: errno)
+    }
   }
 
-  func close() { _ = Glibc_close(fd) }
+  func close() { _ = systemClose(fd) }
 
   func nextData(from offset: UInt64) -> UInt64? {
     #if os(Linux)

@@ -43,7 +43,8 @@ final class ChainCheck: Sendable {
       for item in frames
       where Frame.chainValue(previous: item.previous, hashed: bytes[item.hashed], key: key) != item.stored {
         failure.withLock {
-          $0 = .tampered(segment: segment, offset: UInt64(item.offset), lastGoodSequence: item.lastGoodSequence)
+          $0 = .tampered(
+            segment: segment, offset: UInt64(item.offset), lastGoodSequence: item.lastGoodSequence)
         }
         return
       }

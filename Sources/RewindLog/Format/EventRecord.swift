@@ -53,12 +53,15 @@ struct EventRecord {
   }
 
   /// Parses the record in `range` of `bytes`, the event numbered `sequence`.
-  static func parse(_ bytes: [UInt8], _ range: Range<Int>, sequence: UInt64) throws(BinaryCodecError) -> EventRecord {
+  static func parse(_ bytes: [UInt8], _ range: Range<Int>, sequence: UInt64) throws(BinaryCodecError)
+    -> EventRecord
+  {
     var reader = ByteReader(bytes, from: range.lowerBound, end: range.upperBound)
     let start = reader.offset
     let rawCodec = try reader.u8()
     let typeNameIsCase = rawCodec & caseNameFlag != 0
-    guard let codec = EventCodec(rawValue: rawCodec & ~caseNameFlag), !typeNameIsCase || codec == .binary else {
+    guard let codec = EventCodec(rawValue: rawCodec & ~caseNameFlag), !typeNameIsCase || codec == .binary
+    else {
       throw .unknownTag(rawCodec, offset: start)
     }
     let version = try reader.varint()
@@ -82,7 +85,8 @@ struct EventRecord {
     case let other: throw .unknownTag(other, offset: sourceOffset)
     }
     let delta = try reader.varint()
-    let correlation = CorrelationID(rawValue: sequence &- UInt64(bitPattern: Int64(bitPattern: delta >> 1) ^ -Int64(bitPattern: delta & 1)))
+    let correlation = CorrelationID(
+      rawValue: sequence &- UInt64(bitPattern: Int64(bitPattern: delta >> 1) ^ -Int64(bitPattern: delta & 1)))
     let kindOffset = reader.offset
     let rawKind = try reader.u8()
     guard let kind = Kind(rawValue: rawKind) else { throw .unknownTag(rawKind, offset: kindOffset) }
@@ -91,13 +95,15 @@ struct EventRecord {
     _ = try reader.bytes(payloadLength)
     let nameStart = reader.offset
     let nameRange = nameStart..<range.upperBound
-    if !bytes[nameRange].allSatisfy({ $0 < 0x80 }), String(validating: bytes[nameRange], as: UTF8.self) == nil {
+    if !bytes[nameRange].allSatisfy({ $0 < 0x80 }), String(validating: bytes[nameRange], as: UTF8.self) == nil
+    {
       throw .invalidUTF8(offset: nameStart)
     }
     if typeNameIsCase, !nameRange.isEmpty { throw .trailingBytes(offset: nameStart) }
     return EventRecord(
       codec: codec, schemaVersion: version, timestamp: timestamp,
-      metadata: EventMetadata(actor: actor, source: source, correlationID: correlation), kind: kind, bytes: bytes,
+      metadata: EventMetadata(actor: actor, source: source, correlationID: correlation), kind: kind,
+      bytes: bytes,
       payloadRange: payloadStart..<(payloadStart + payloadLength), typeNameRange: nameRange,
       typeNameIsCase: typeNameIsCase)
   }
@@ -106,7 +112,8 @@ struct EventRecord {
   /// written by `payload` (which returns the payload's case name, if any), then the type name `typeName`
   /// returns, unless it is that case name.
   static func append(
-    codec: EventCodec, schemaVersion: UInt64, sequence: UInt64, timestamp: Date, metadata: EventMetadata, kind: Kind,
+    codec: EventCodec, schemaVersion: UInt64, sequence: UInt64, timestamp: Date, metadata: EventMetadata,
+    kind: Kind,
     to writer: inout ByteWriter, payload: (inout ByteWriter) throws -> String?, typeName: (String?) -> String
   ) rethrows {
     let lengthAt = writer.reserveVarint()
@@ -153,7 +160,8 @@ struct EventRecord {
   /// encodings), or `nil`.
   static func firstKey(in bytes: [UInt8], _ range: Range<Int>) -> String? {
     var reader = ByteReader(bytes, from: range.lowerBound, end: range.upperBound)
-    guard (try? reader.u8()) == BinaryValue.Tag.keyed.rawValue, let count = try? reader.varint(), count > 0 else {
+    guard (try? reader.u8()) == BinaryValue.Tag.keyed.rawValue, let count = try? reader.varint(), count > 0
+    else {
       return nil
     }
     return try? reader.key()
@@ -165,14 +173,16 @@ struct EventRecord {
     let body: BinaryValue
     switch codec {
     case .binary: body = try BinaryValue.decode(Array(payload))
-    case .json: body = (try? BinaryValue.parseJSON(payload)) ?? .string(String(decoding: payload, as: UTF8.self))
+    case .json:
+      body = (try? BinaryValue.parseJSON(payload)) ?? .string(String(decoding: payload, as: UTF8.self))
     }
     var metadataFields: [BinaryValue.Field] = []
     if let actor = metadata.actor { metadataFields.append(.init(key: "actor", value: .string(actor))) }
     let source: BinaryValue
     switch metadata.source {
     case .user: source = .keyed([.init(key: "user", value: .keyed([]))])
-    case .effect(let cause): source = .keyed([.init(key: "effect", value: .keyed([.init(key: "cause", value: .uint(cause))]))])
+    case .effect(let cause):
+      source = .keyed([.init(key: "effect", value: .keyed([.init(key: "cause", value: .uint(cause))]))])
     case .system: source = .keyed([.init(key: "system", value: .keyed([]))])
     }
     metadataFields.append(.init(key: "source", value: source))
@@ -182,7 +192,8 @@ struct EventRecord {
       .init(key: "sequence", value: .uint(sequence)),
       .init(key: "timestamp", value: .double(timestamp.timeIntervalSinceReferenceDate)),
       .init(key: "metadata", value: .keyed(metadataFields)),
-      .init(key: "payload", value: .keyed([.init(key: kindName, value: .keyed([.init(key: "_0", value: body)]))])),
+      .init(
+        key: "payload", value: .keyed([.init(key: kindName, value: .keyed([.init(key: "_0", value: body)]))])),
     ])
   }
 }

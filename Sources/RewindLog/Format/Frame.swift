@@ -39,7 +39,9 @@ enum Frame {
   }
 
   /// The chain step: SHA-256, or HMAC-SHA-256 under `key` in a keyed log.
-  static func chainValue(previous: SHA256.Digest, hashed: ArraySlice<UInt8>, key: ChainKey? = nil) -> SHA256.Digest {
+  static func chainValue(previous: SHA256.Digest, hashed: ArraySlice<UInt8>, key: ChainKey? = nil)
+    -> SHA256.Digest
+  {
     if let key { return key.authenticate(previous.bytes[...], hashed) }
     var hasher = SHA256()
     hasher.update(previous.bytes)
@@ -122,7 +124,8 @@ enum Frame {
       guard body.isAtEnd else { return .malformed("bytes after the last event record") }
       return .frame(
         Parsed(
-          offset: offset, totalSize: prefixSize + Int(length), count: count, firstSequence: first, commitTime: time,
+          offset: offset, totalSize: prefixSize + Int(length), count: count, firstSequence: first,
+          commitTime: time,
           records: records, storedChain: SHA256.Digest(bytes: Array(bytes[(end - chainSize)..<end])),
           hashed: (offset + 4)..<(end - chainSize)))
     } catch {

@@ -119,7 +119,11 @@ struct LogScanner {
         // A header that is torn, in the newest segment, with nothing valid after it: the writer died while
         // creating the segment. Anything else is damage.
         let tornCreation: Bool
-        if case .invalid = problem { tornCreation = segment.size <= UInt64(SegmentHeader.keyedSize) } else { tornCreation = true }
+        if case .invalid = problem {
+          tornCreation = segment.size <= UInt64(SegmentHeader.keyedSize)
+        } else {
+          tornCreation = true
+        }
         guard isLast, tornCreation, try segment.firstFrame(after: 0) == nil else {
           throw .corrupted(segment: entry.name, offset: 0, lastGoodSequence: expected - 1, reason: reason)
         }
@@ -134,7 +138,9 @@ struct LogScanner {
         chain = SegmentHeader.genesisChain(logID: header.logID)
       }
       guard header.logID == log.logID else {
-        throw .corrupted(segment: entry.name, offset: 0, lastGoodSequence: expected - 1, reason: "segment belongs to another log")
+        throw .corrupted(
+          segment: entry.name, offset: 0, lastGoodSequence: expected - 1,
+          reason: "segment belongs to another log")
       }
       guard header.keyCheck == key?.checkValue(logID: header.logID) else {
         throw .tampered(segment: entry.name, offset: 0, lastGoodSequence: expected - 1)
@@ -142,7 +148,9 @@ struct LogScanner {
       guard header.firstSequence == expected, entry.first == expected else {
         throw .corrupted(
           segment: entry.name, offset: 0, lastGoodSequence: expected - 1,
-          reason: "segment starts at event \(header.firstSequence), expected \(expected) (missing or misnamed segment)")
+          reason:
+            "segment starts at event \(header.firstSequence), expected \(expected) (missing or misnamed segment)"
+        )
       }
       guard header.previousChain == chain else {
         throw .tampered(segment: entry.name, offset: 0, lastGoodSequence: expected - 1)
@@ -185,15 +193,18 @@ struct LogScanner {
           let visited = Visit(
             bytes: segment.window, base: segment.base, frame: frame, segment: entry.name, segmentIndex: index)
           if !visit(visited) {
-            log.segments.append(SegmentInfo(name: entry.name, firstSequence: header.firstSequence, validEnd: offset))
+            log.segments.append(
+              SegmentInfo(name: entry.name, firstSequence: header.firstSequence, validEnd: offset))
             break segments
           }
         case .malformed:
-          throw .corrupted(segment: entry.name, offset: offset, lastGoodSequence: expected - 1, reason: parse.reason)
+          throw .corrupted(
+            segment: entry.name, offset: offset, lastGoodSequence: expected - 1, reason: parse.reason)
         case .incomplete, .zeros, .badLength, .badChecksum:
           // Only the end of the newest segment can be torn, and only when no valid frame follows.
           if !isLast {
-            throw .corrupted(segment: entry.name, offset: offset, lastGoodSequence: expected - 1, reason: parse.reason)
+            throw .corrupted(
+              segment: entry.name, offset: offset, lastGoodSequence: expected - 1, reason: parse.reason)
           }
           if case .zeros = parse {
           } else if let later = try segment.firstFrame(after: offset) {
@@ -207,7 +218,8 @@ struct LogScanner {
           break scanning
         }
       }
-      log.segments.append(SegmentInfo(name: entry.name, firstSequence: header.firstSequence, validEnd: offset))
+      log.segments.append(
+        SegmentInfo(name: entry.name, firstSequence: header.firstSequence, validEnd: offset))
     }
     log.lastSequence = expected - 1
     log.lastChain = chain
@@ -215,7 +227,9 @@ struct LogScanner {
   }
 
   /// Whether `key` fits the log `header` starts: throws the key errors of ``FileJournalError``.
-  static func checkKey(_ key: ChainKey?, against header: SegmentHeader, segment: String) throws(FileJournalError) {
+  static func checkKey(_ key: ChainKey?, against header: SegmentHeader, segment: String)
+    throws(FileJournalError)
+  {
     switch (header.keyCheck, key) {
     case (nil, nil): return
     case (nil, .some): throw .notKeyed(segment: segment)

@@ -63,7 +63,9 @@ struct SegmentHeader: Equatable {
   }
 
   static func parse(_ bytes: [UInt8]) -> Result<SegmentHeader, Problem> {
-    guard bytes.count >= minimumSize else { return .failure(bytes.allSatisfy { $0 == 0 } ? .allZero : .short) }
+    guard bytes.count >= minimumSize else {
+      return .failure(bytes.allSatisfy { $0 == 0 } ? .allZero : .short)
+    }
     if bytes[0..<minimumSize].allSatisfy({ $0 == 0 }) { return .failure(.allZero) }
     var reader = ByteReader(bytes, from: 0, end: min(bytes.count, keyedSize))
     do {
@@ -75,7 +77,10 @@ struct SegmentHeader: Equatable {
       case unkeyedVersion: size = unkeyedSize
       case keyedVersion: size = keyedSize
       case formerVersions:
-        return .failure(.invalid("format version \(version) was written by an older Rewind, whose event records this one does not read"))
+        return .failure(
+          .invalid(
+            "format version \(version) was written by an older Rewind, whose event records this one does not read"
+          ))
       default: return .failure(.invalid("unsupported format version \(version)"))
       }
       guard declaredSize == UInt32(size) else { return .failure(.invalid("unexpected header size")) }
@@ -95,7 +100,8 @@ struct SegmentHeader: Equatable {
         guard flags == keyedFlag else { return .failure(.invalid("unsupported segment flags \(flags)")) }
         keyCheck = SHA256.Digest(bytes: Array(try reader.bytes(32)))
       }
-      return .success(SegmentHeader(logID: logID, firstSequence: first, previousChain: chain, keyCheck: keyCheck))
+      return .success(
+        SegmentHeader(logID: logID, firstSequence: first, previousChain: chain, keyCheck: keyCheck))
     } catch {
       return .failure(.short)
     }

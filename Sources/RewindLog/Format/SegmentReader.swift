@@ -43,7 +43,9 @@ struct SegmentReader {
   /// Reads `count` bytes at `offset` (fewer at the end of the file).
   func read(at offset: UInt64, count: Int) throws(FileJournalError) -> [UInt8] {
     guard offset < size else { return [] }
-    do { return try file.read(at: offset, count: Int(min(UInt64(count), size - offset))) } catch { throw .io(error) }
+    do { return try file.read(at: offset, count: Int(min(UInt64(count), size - offset))) } catch {
+      throw .io(error)
+    }
   }
 
   /// The first bytes of the file: enough for any segment header (the whole file when shorter).
@@ -110,7 +112,9 @@ struct SegmentReader {
       var done = 0
       while done < raw.count {
         let count = min(zeros.count, raw.count - done)
-        let equal = zeros.withUnsafeBytes { zero in zero.baseAddress.map { memcmp(start + done, $0, count) == 0 } ?? true }
+        let equal = zeros.withUnsafeBytes { zero in
+          zero.baseAddress.map { memcmp(start + done, $0, count) == 0 } ?? true
+        }
         if !equal { return false }
         done += count
       }

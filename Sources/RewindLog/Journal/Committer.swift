@@ -1,6 +1,6 @@
-import Rewind
 import Dispatch
 import Foundation
+import Rewind
 
 /// The one thread that writes and syncs frames, and the lock around the state it shares with appenders,
 /// waiters and readers (``CommitterState``, changed only through its named transitions).
@@ -47,7 +47,9 @@ final class Committer: @unchecked Sendable {  // `writer` is touched only by the
 
   /// Appends the encoded `record` of event `sequence` (see ``CommitterState/append(_:sequence:snapshotInterval:)``).
   /// - Returns: the snapshot handler to call, outside any lock, when a snapshot is due.
-  func append(_ record: [UInt8], sequence: UInt64, snapshotInterval: UInt64?) throws -> (@Sendable (UInt64) -> Void)? {
+  func append(_ record: [UInt8], sequence: UInt64, snapshotInterval: UInt64?) throws -> (
+    @Sendable (UInt64) -> Void
+  )? {
     let (needed, handler) = try state.withLock { state in
       try state.append(record, sequence: sequence, snapshotInterval: snapshotInterval)
     }
@@ -91,7 +93,9 @@ final class Committer: @unchecked Sendable {  // `writer` is touched only by the
   /// Suspends until `progress` reaches `target`; throws as ``wait(for:through:)`` does.
   func waitAsync(for progress: Progress, through target: UInt64) async throws {
     try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-      let action = state.withLock { $0.wait(.init(progress: progress, target: target, wake: .task(continuation))) }
+      let action = state.withLock {
+        $0.wait(.init(progress: progress, target: target, wake: .task(continuation)))
+      }
       switch action {
       case .resume(let waiter, let outcome): Self.resume(waiter, with: outcome)
       case .queued(let needed): signal(needed)
@@ -118,7 +122,8 @@ final class Committer: @unchecked Sendable {  // `writer` is touched only by the
     while true {
       wake.wait()
       if window > .zero {
-        Thread.sleep(forTimeInterval: Double(window.components.seconds) + Double(window.components.attoseconds) / 1e18)
+        Thread.sleep(
+          forTimeInterval: Double(window.components.seconds) + Double(window.components.attoseconds) / 1e18)
       }
       while let work = state.withLock({ $0.takeWork(syncsEveryCommit: syncs) }) { commit(work) }
       let (closing, failed) = state.withLock { ($0.closing, $0.failure != nil) }
@@ -137,7 +142,8 @@ final class Committer: @unchecked Sendable {  // `writer` is touched only by the
     var failure: IOError?
     do {
       for group in work.groups {
-        let location = try writer.write(records: group.records.bytes, count: group.count, firstSequence: group.first)
+        let location = try writer.write(
+          records: group.records.bytes, count: group.count, firstSequence: group.first)
         frames.append((location, writer.segmentName))
       }
       if work.sync { try writer.sync() }

@@ -146,7 +146,9 @@ struct CommitterState {
   /// the journal's closing; otherwise it waits.
   func outcome(_ progress: Progress, through target: UInt64) -> Result<Void, FileJournalError>? {
     if (progress == .written ? written : durable) >= target { return .success(()) }
-    if let refusal, refusal.sequence > lastAppended, target >= refusal.sequence { return .failure(refusal.error) }
+    if let refusal, refusal.sequence > lastAppended, target >= refusal.sequence {
+      return .failure(refusal.error)
+    }
     if let failure { return .failure(.durabilityLost(failure)) }
     if target > lastAppended { return .failure(.notAppended(sequence: target, lastAppended: lastAppended)) }
     if stopped { return .failure(.closed) }
@@ -283,10 +285,15 @@ struct CommitterState {
   /// queued waiter is one whose outcome is not known yet (none is left behind after a failure or close).
   /// (That frames are gapless is checked where they are added, in ``committed(_:synced:failure:)``.)
   func _checkInvariants() {
-    precondition(durable <= written && written <= lastAppended, "progress runs ahead: \(durable) \(written) \(lastAppended)")
-    precondition(frames.last.map { $0.lastSequence == written } ?? (written == 0), "the last frame is not what was written")
+    precondition(
+      durable <= written && written <= lastAppended,
+      "progress runs ahead: \(durable) \(written) \(lastAppended)")
+    precondition(
+      frames.last.map { $0.lastSequence == written } ?? (written == 0),
+      "the last frame is not what was written")
     for waiter in waiters {
-      precondition(outcome(waiter.progress, through: waiter.target) == nil, "a decided waiter is still queued")
+      precondition(
+        outcome(waiter.progress, through: waiter.target) == nil, "a decided waiter is still queued")
     }
     precondition(failure == nil || observers.isEmpty, "observers left after a failure")
   }

@@ -82,7 +82,8 @@ public final class FileJournal<Action: Codable & Sendable>: Journal {
   /// anything read from it) to anyone.
   @usableFromInline
   convenience init(
-    directory: String, options: FileJournalOptions, upcasters: EventUpcasters, checkingChainWhileReplaying: Void
+    directory: String, options: FileJournalOptions, upcasters: EventUpcasters,
+    checkingChainWhileReplaying: Void
   ) throws {
     try self.init(
       directory: directory, options: options, upcasters: upcasters, fileSystem: POSIXFileSystem(),
@@ -238,7 +239,8 @@ public final class FileJournal<Action: Codable & Sendable>: Journal {
       committer.refuse(event.sequence, because: error)
       throw error
     }
-    let handler = try committer.append(record, sequence: event.sequence, snapshotInterval: options.snapshotInterval)
+    let handler = try committer.append(
+      record, sequence: event.sequence, snapshotInterval: options.snapshotInterval)
     if options.durability == .immediate { try committer.wait(for: .durable, through: event.sequence) }
     handler?(event.sequence)
   }
@@ -423,7 +425,8 @@ public final class FileJournal<Action: Codable & Sendable>: Journal {
       var end = index
       while end + 1 < frames.count, frames[end + 1].segment == frames[index].segment,
         frames[end + 1].firstSequence <= upper,
-        frames[end + 1].offset + UInt64(frames[end + 1].size) - frames[index].offset <= UInt64(SegmentReader.windowSize)
+        frames[end + 1].offset + UInt64(frames[end + 1].size) - frames[index].offset
+          <= UInt64(SegmentReader.windowSize)
       {
         end += 1
       }

@@ -49,9 +49,11 @@ public enum FileJournalError: Error, Sendable, Hashable, CustomStringConvertible
       "tampered log: frame in \(segment) at byte \(offset) has a valid checksum but a wrong chain value; last good event is \(last)"
     case .undecodableEvent(let sequence, let typeName, let version, let reason):
       "event \(sequence) (\(typeName) v\(version)) cannot be decoded: \(reason)"
-    case .eventTooLarge(let sequence, let bytes): "event \(sequence) encodes to \(bytes) bytes, more than a frame holds"
+    case .eventTooLarge(let sequence, let bytes):
+      "event \(sequence) encodes to \(bytes) bytes, more than a frame holds"
     case .unencodableEvent(let sequence, let reason): "event \(sequence) cannot be encoded: \(reason)"
-    case .keyRequired(let segment): "the log is keyed (segment \(segment)); open or verify it with its chain key"
+    case .keyRequired(let segment):
+      "the log is keyed (segment \(segment)); open or verify it with its chain key"
     case .wrongKey(let segment):
       "the chain key does not match the key the log was written with (segment \(segment))"
     case .notKeyed(let segment):

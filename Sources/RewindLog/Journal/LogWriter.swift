@@ -20,7 +20,8 @@ final class LogWriter {
 
   /// Continues the scanned log, creating its first segment when there is none.
   init(
-    fileSystem: any LogFileSystem, directory: String, segmentSize: Int, scanned: ScannedLog, key: ChainKey? = nil
+    fileSystem: any LogFileSystem, directory: String, segmentSize: Int, scanned: ScannedLog,
+    key: ChainKey? = nil
   ) throws(IOError) {
     self.fileSystem = fileSystem
     self.key = key

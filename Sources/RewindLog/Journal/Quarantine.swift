@@ -6,7 +6,9 @@ enum Quarantine {
   /// Moves `name` from `directory` into its quarantine, under a name that never overwrites, and syncs both
   /// directories.
   @discardableResult
-  static func move(_ name: String, in directory: String, fileSystem: any LogFileSystem) throws(IOError) -> String {
+  static func move(_ name: String, in directory: String, fileSystem: any LogFileSystem) throws(IOError)
+    -> String
+  {
     let quarantine = directory + "/" + directoryName
     try fileSystem.createDirectory(quarantine)
     var target = name

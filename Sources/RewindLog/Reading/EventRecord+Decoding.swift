@@ -59,7 +59,8 @@ extension EventRecord {
     }
     guard event.sequence == sequence else {
       throw FileJournalError.undecodableEvent(
-        sequence: sequence, typeName: typeName, schemaVersion: version, reason: "it carries sequence number \(event.sequence)")
+        sequence: sequence, typeName: typeName, schemaVersion: version,
+        reason: "it carries sequence number \(event.sequence)")
     }
     return event
   }

@@ -40,7 +40,9 @@ public struct LogReader: Sendable {
       }
     }
     summary = LogSummary(
-      segments: scanned.segments.map { LogSummary.Segment(name: $0.name, firstSequence: $0.firstSequence, validBytes: $0.validEnd) },
+      segments: scanned.segments.map {
+        LogSummary.Segment(name: $0.name, firstSequence: $0.firstSequence, validBytes: $0.validEnd)
+      },
       frameCount: scanned.frames.count, lastSequence: scanned.lastSequence,
       commitTimes: times.count == 2 ? min(times[0], times[1])...max(times[0], times[1]) : nil,
       headChain: scanned.lastChain?.description, tornTail: scanned.tornTail, isKeyed: scanned.isKeyed,
@@ -72,7 +74,8 @@ public struct LogReader: Sendable {
       let event: InspectedEvent
       do { event = try InspectedEvent(sequence: sequence, record: record) } catch {
         throw FileJournalError.undecodableEvent(
-          sequence: sequence, typeName: record.typeName, schemaVersion: record.schemaVersion, reason: "\(error)")
+          sequence: sequence, typeName: record.typeName, schemaVersion: record.schemaVersion,
+          reason: "\(error)")
       }
       try body(event, location.committed)
     }
@@ -101,7 +104,9 @@ public struct LogReader: Sendable {
     guard lower <= upper else { return }
     let scanner = LogScanner(fileSystem: fileSystem, directory: directory)
     for (index, segment) in scanned.segments.enumerated() {
-      let frames = scanned.frames.filter { $0.segment == index && $0.lastSequence >= lower && $0.firstSequence <= upper }
+      let frames = scanned.frames.filter {
+        $0.segment == index && $0.lastSequence >= lower && $0.firstSequence <= upper
+      }
       guard !frames.isEmpty else { continue }
       // A window of the segment at a time (a few MiB, or one frame), whatever the segment's size.
       var reader = try scanner.open(segment.name)
@@ -131,7 +136,8 @@ public struct LogReader: Sendable {
           try body(
             sequence, record,
             RecordLocation(
-              event: EventLocation(sequence: sequence, segment: segment.name, offset: location.offset), committed: time))
+              event: EventLocation(sequence: sequence, segment: segment.name, offset: location.offset),
+              committed: time))
         }
       }
     }
@@ -153,7 +159,8 @@ public struct LogReader: Sendable {
       case .success(let snapshot):
         summary.codec = snapshot.codec
         summary.state =
-          snapshot.codec == .binary ? try? BinaryValue.decode(snapshot.state) : try? BinaryValue.parseJSON(snapshot.state)
+          snapshot.codec == .binary
+          ? try? BinaryValue.decode(snapshot.state) : try? BinaryValue.parseJSON(snapshot.state)
         if snapshot.sequence != sequence || snapshot.logID != scanned.logID {
           summary.problem = .mismatch("another log or a renamed file")
         } else if chainValue(containing: sequence) != snapshot.chain {

@@ -18,7 +18,9 @@ struct ReadOnlyFileSystem: LogFileSystem {
   }
 
   func openForReading(_ path: String) throws(IOError) -> any LogFile { try open(path, create: false) }
-  func contents(of directory: String) throws(IOError) -> [String] { try POSIXFileSystem().contents(of: directory) }
+  func contents(of directory: String) throws(IOError) -> [String] {
+    try POSIXFileSystem().contents(of: directory)
+  }
   func exists(_ path: String) -> Bool { POSIXFileSystem().exists(path) }
   func createDirectory(_ directory: String) throws(IOError) {
     throw IOError(operation: "mkdir", path: directory, code: EROFS)
@@ -28,7 +30,9 @@ struct ReadOnlyFileSystem: LogFileSystem {
   }
   func remove(_ path: String) throws(IOError) { throw IOError(operation: "remove", path: path, code: EROFS) }
   func syncDirectory(_ directory: String) throws(IOError) {}
-  func lock(_ path: String) throws(IOError) -> any LogFileLock { throw IOError(operation: "lock", path: path, code: EROFS) }
+  func lock(_ path: String) throws(IOError) -> any LogFileLock {
+    throw IOError(operation: "lock", path: path, code: EROFS)
+  }
 }
 
 private func openReadOnly(_ path: String) -> Int32 { open(path, O_RDONLY | O_CLOEXEC) }

@@ -64,7 +64,9 @@ extension FileJournal {
       for frame in log.frames where frame.segment == index {
         try reader.load(frame.offset, count: Int(frame.size))
         let bytes = reader.window
-        guard case .frame(let parsed) = Frame.parse(bytes, at: reader.relative(frame.offset), detectZeros: false) else {
+        guard
+          case .frame(let parsed) = Frame.parse(bytes, at: reader.relative(frame.offset), detectZeros: false)
+        else {
           continue
         }
         for (position, range) in parsed.records.enumerated() {
@@ -73,7 +75,8 @@ extension FileJournal {
             let record = try EventRecord.parse(bytes, range, sequence: sequence)
             if record.codec == .binary { _ = try BinaryValue.decode(Array(record.payload)) }
             if record.typeNameIsCase, EventRecord.firstKey(in: record.bytes, record.payloadRange) == nil {
-              throw BinaryCodecError.mismatch(expected: "a keyed payload naming the type", found: "none", offset: 0)
+              throw BinaryCodecError.mismatch(
+                expected: "a keyed payload naming the type", found: "none", offset: 0)
             }
           } catch {
             // The frame is the unit the chain covers: repair keeps the events before it.
@@ -106,7 +109,9 @@ extension FileJournal {
     directory: String, key: ChainKey? = nil, fileSystem: any LogFileSystem
   ) throws -> RepairReport {
     let lock: any LogFileLock
-    do { lock = try fileSystem.lock(directory + "/LOCK") } catch { throw FileJournalError.locked(directory: directory) }
+    do { lock = try fileSystem.lock(directory + "/LOCK") } catch {
+      throw FileJournalError.locked(directory: directory)
+    }
     defer { lock.release() }
     let scanner = LogScanner(fileSystem: fileSystem, directory: directory, key: key)
     var quarantined: [String] = []
@@ -118,7 +123,9 @@ extension FileJournal {
         case .success(let log):
           if let torn = log.tornTail {
             damage = (torn.segment, torn.wholeSegment ? 0 : torn.offset)
-          } else if let bad = try firstUndecodableRecord(in: log, scanner: scanner), let located = bad.location {
+          } else if let bad = try firstUndecodableRecord(in: log, scanner: scanner),
+            let located = bad.location
+          {
             damage = located
           } else {
             return RepairReport(lastSequence: log.lastSequence, quarantined: quarantined)
@@ -130,11 +137,14 @@ extension FileJournal {
         let (segment, offset) = damage
         let names = try scanner.segmentNames().map(\.name)
         let later = names.drop { $0 != segment }.dropFirst()
-        for name in later.reversed() { quarantined.append(try Quarantine.move(name, in: directory, fileSystem: fileSystem)) }
+        for name in later.reversed() {
+          quarantined.append(try Quarantine.move(name, in: directory, fileSystem: fileSystem))
+        }
         if offset < UInt64(SegmentHeader.minimumSize) {
           quarantined.append(try Quarantine.move(segment, in: directory, fileSystem: fileSystem))
         } else {
-          quarantined.append(try setAsideTail(of: segment, from: offset, in: directory, fileSystem: fileSystem))
+          quarantined.append(
+            try setAsideTail(of: segment, from: offset, in: directory, fileSystem: fileSystem))
         }
       }
     } catch let error as IOError {
@@ -158,7 +168,8 @@ extension FileJournal {
     try copy.truncate(to: size > offset ? size - offset : 0)
     var position = offset
     while position < size {
-      let chunk = try file.read(at: position, count: Int(min(UInt64(SegmentReader.chunkSize), size - position)))
+      let chunk = try file.read(
+        at: position, count: Int(min(UInt64(SegmentReader.chunkSize), size - position)))
       guard !chunk.isEmpty else { break }
       if !SegmentReader.isZero(chunk) { try copy.write(chunk, at: position - offset) }
       position += UInt64(chunk.count)

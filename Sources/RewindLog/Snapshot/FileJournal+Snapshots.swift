@@ -11,7 +11,8 @@ extension FileJournal {
     try committer.wait(for: .durable, through: sequence)
     guard let chain = chainValue(containing: sequence) else {
       throw FileJournalError.corrupted(
-        segment: directory, offset: 0, lastGoodSequence: lastSequence, reason: "no frame holds event \(sequence)")
+        segment: directory, offset: 0, lastGoodSequence: lastSequence,
+        reason: "no frame holds event \(sequence)")
     }
     let bytes: [UInt8] =
       switch options.codec {
@@ -19,9 +20,11 @@ extension FileJournal {
       case .json: Array(try JSONEncoder().encode(state))
       }
     guard bytes.count < Int(UInt32.max) - SnapshotFile.fixedSize else {
-      throw FileJournalError.unencodableEvent(sequence: sequence, reason: "the state encodes to more than 4 GiB")
+      throw FileJournalError.unencodableEvent(
+        sequence: sequence, reason: "the state encodes to more than 4 GiB")
     }
-    let file = SnapshotFile(logID: logID, sequence: sequence, chain: chain, codec: options.codec, state: bytes)
+    let file = SnapshotFile(
+      logID: logID, sequence: sequence, chain: chain, codec: options.codec, state: bytes)
     let name = SnapshotFile.fileName(sequence: sequence)
     let temporary = directory + "/" + name + ".tmp"
     do {
@@ -39,7 +42,9 @@ extension FileJournal {
 
   /// The newest snapshot that matches the log and decodes as `State`, or `nil` (full replay), with the
   /// snapshots passed over and why. A damaged or mismatching snapshot falls back to an older one.
-  public func loadSnapshot<State: Decodable>(_ type: State.Type) -> (state: State?, sequence: UInt64, recovery: SnapshotRecovery) {
+  public func loadSnapshot<State: Decodable>(_ type: State.Type) -> (
+    state: State?, sequence: UInt64, recovery: SnapshotRecovery
+  ) {
     var rejected: [SnapshotRejection] = []
     for (name, sequence) in SnapshotFile.files(in: directory, fileSystem: fileSystem) {
       let loaded: Result<SnapshotFile, SnapshotRejection.Reason>
@@ -60,9 +65,11 @@ extension FileJournal {
         rejected.append(SnapshotRejection(file: name, reason: .mismatch("another log or a renamed file")))
         continue
       }
-      guard snapshot.sequence <= lastSequence, chainValue(containing: snapshot.sequence) == snapshot.chain else {
+      guard snapshot.sequence <= lastSequence, chainValue(containing: snapshot.sequence) == snapshot.chain
+      else {
         rejected.append(
-          SnapshotRejection(file: name, reason: .mismatch("the log has no frame with its chain value at event \(sequence)")))
+          SnapshotRejection(
+            file: name, reason: .mismatch("the log has no frame with its chain value at event \(sequence)")))
         continue
       }
       do {

@@ -31,7 +31,8 @@ struct SnapshotFile {
   static func parse(_ bytes: [UInt8]) -> Result<SnapshotFile, SnapshotRejection.Reason> {
     guard bytes.count >= fixedSize else { return .failure(.damaged("file too short")) }
     var tail = ByteReader(bytes, from: bytes.count - 4)
-    guard let stored = try? tail.u32(), CRC32C.checksum(bytes[0..<(bytes.count - 4)]) == CRC32C.unmask(stored) else {
+    guard let stored = try? tail.u32(), CRC32C.checksum(bytes[0..<(bytes.count - 4)]) == CRC32C.unmask(stored)
+    else {
       return .failure(.damaged("checksum mismatch"))
     }
     var reader = ByteReader(bytes, from: 0, end: bytes.count - 4)
@@ -41,11 +42,14 @@ struct SnapshotFile {
       let logID = Array(try reader.bytes(16))
       let sequence = try reader.u64()
       let chain = SHA256.Digest(bytes: Array(try reader.bytes(32)))
-      guard let codec = EventCodec(rawValue: try reader.u8()) else { return .failure(.damaged("unknown codec")) }
+      guard let codec = EventCodec(rawValue: try reader.u8()) else {
+        return .failure(.damaged("unknown codec"))
+      }
       let count = Int(try reader.u32())
       let state = Array(try reader.bytes(count))
       guard reader.isAtEnd else { return .failure(.damaged("bytes after the state")) }
-      return .success(SnapshotFile(logID: logID, sequence: sequence, chain: chain, codec: codec, state: state))
+      return .success(
+        SnapshotFile(logID: logID, sequence: sequence, chain: chain, codec: codec, state: state))
     } catch {
       return .failure(.damaged("truncated"))
     }
@@ -74,7 +78,8 @@ struct SnapshotFile {
     var crc: UInt32 = 0
     var position: UInt64 = 0
     while position < size - 4 {
-      let chunk = try file.read(at: position, count: Int(min(UInt64(SegmentReader.chunkSize), size - 4 - position)))
+      let chunk = try file.read(
+        at: position, count: Int(min(UInt64(SegmentReader.chunkSize), size - 4 - position)))
       guard !chunk.isEmpty else { return (size, .failure(.damaged("truncated"))) }
       crc = chunk.withUnsafeBytes { CRC32C.checksum($0, continuing: crc) }
       position += UInt64(chunk.count)
@@ -97,7 +102,8 @@ struct SnapshotFile {
   }
 
   /// The snapshot files in `directory` with their sequence numbers, newest first (none if it cannot be read).
-  static func files(in directory: String, fileSystem: any LogFileSystem) -> [(name: String, sequence: UInt64)] {
+  static func files(in directory: String, fileSystem: any LogFileSystem) -> [(name: String, sequence: UInt64)]
+  {
     ((try? fileSystem.contents(of: directory)) ?? [])
       .compactMap { name in sequence(fromFileName: name).map { (name, $0) } }
       .sorted { $0.sequence > $1.sequence }
@@ -141,6 +147,7 @@ public struct SnapshotRecovery: Sendable, Hashable, CustomStringConvertible {
 
   public var description: String {
     let used = usedSequence.map { "restored from the snapshot at event \($0)" } ?? "full replay"
-    return rejected.isEmpty ? used : used + "; passed over: " + rejected.map(\.description).joined(separator: "; ")
+    return rejected.isEmpty
+      ? used : used + "; passed over: " + rejected.map(\.description).joined(separator: "; ")
   }
 }

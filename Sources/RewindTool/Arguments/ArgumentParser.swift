@@ -6,7 +6,8 @@ public enum ArgumentParser {
   /// Parses `arguments` (without the command's name).
   /// - Throws: ``UsageError`` for an unknown option, a missing or unexpected value, a repeated option that
   ///   is not repeatable, or too many or too few positionals (unless help was requested).
-  public static func parse(_ arguments: [String], for spec: CommandSpec) throws(UsageError) -> ParsedArguments {
+  public static func parse(_ arguments: [String], for spec: CommandSpec) throws(UsageError) -> ParsedArguments
+  {
     var parsed = ParsedArguments()
     var index = 0
     var onlyPositionals = false
@@ -74,7 +75,8 @@ public enum ArgumentParser {
       throw UsageError("'\(spec.name)' needs \(missing.name): \(missing.help)")
     }
     if parsed.positionals.count > spec.positionals.count {
-      throw UsageError("unexpected argument '\(parsed.positionals[spec.positionals.count])' for '\(spec.name)'")
+      throw UsageError(
+        "unexpected argument '\(parsed.positionals[spec.positionals.count])' for '\(spec.name)'")
     }
     return parsed
   }

@@ -56,7 +56,8 @@ public struct CommandSpec: Sendable {
 
   /// Creates a command specification.
   public init(
-    name: String, summary: String, positionals: [Positional] = [], options: [Option] = [], discussion: String = ""
+    name: String, summary: String, positionals: [Positional] = [], options: [Option] = [],
+    discussion: String = ""
   ) {
     self.name = name
     self.summary = summary

@@ -25,7 +25,9 @@ public struct ParsedArguments: Sendable, Equatable {
   /// - Throws: ``UsageError`` when it is not one.
   public func unsigned(_ name: String) throws(UsageError) -> UInt64? {
     guard let text = value(name) else { return nil }
-    guard let number = UInt64(text) else { throw UsageError("--\(name) expects a non-negative integer, not '\(text)'") }
+    guard let number = UInt64(text) else {
+      throw UsageError("--\(name) expects a non-negative integer, not '\(text)'")
+    }
     return number
   }
 }

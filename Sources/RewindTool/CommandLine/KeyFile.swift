@@ -15,8 +15,12 @@ enum KeyFile {
   /// Reads a key file: hexadecimal text (as `ChainKey.hexadecimal` prints it, surrounding whitespace
   /// ignored) or, otherwise, the file's raw bytes.
   static func read(_ path: String) throws(ToolError) -> ChainKey {
-    guard FileManager.default.fileExists(atPath: path) else { throw .noInput(path: path, cause: "no such key file") }
-    guard let data = FileManager.default.contents(atPath: path) else { throw .io(path: path, cause: "cannot read the key file") }
+    guard FileManager.default.fileExists(atPath: path) else {
+      throw .noInput(path: path, cause: "no such key file")
+    }
+    guard let data = FileManager.default.contents(atPath: path) else {
+      throw .io(path: path, cause: "cannot read the key file")
+    }
     let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     do {
       if !text.isEmpty, text.count % 2 == 0, text.allSatisfy(\.isHexDigit) { return try ChainKey(hex: text) }

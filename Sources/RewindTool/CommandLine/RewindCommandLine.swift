@@ -20,7 +20,8 @@ public struct RewindCommandLine: Sendable {
   public static var standard: RewindCommandLine {
     RewindCommandLine(commands: [
       InfoCommand.command, VerifyCommand.command, EventsCommand.command, ShowCommand.command,
-      SnapshotsCommand.command, ExportCommand.command, RepairCommand.command, TimelineCommand.command(states: nil),
+      SnapshotsCommand.command, ExportCommand.command, RepairCommand.command,
+      TimelineCommand.command(states: nil),
     ])
   }
 
@@ -44,7 +45,9 @@ public struct RewindCommandLine: Sendable {
       "usage: \(name) COMMAND [options] [arguments]", "",
       "Inspect, verify, export, repair and browse Rewind event logs.", "", "commands:",
     ]
-    lines += commands.map { "  " + $0.spec.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + $0.spec.summary }
+    lines += commands.map {
+      "  " + $0.spec.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + $0.spec.summary
+    }
     lines += [
       "", "Run '\(name) COMMAND --help' for a command's options.", "",
       "exit status: 0 ok, 1 verification failed or log damaged, 64 usage error, 66 missing input, 74 I/O error",
@@ -66,7 +69,9 @@ public struct RewindCommandLine: Sendable {
       return ExitStatus.usage.rawValue
     }
     if first == "--help" || first == "-h" || first == "help" {
-      if first == "help", arguments.count > 1, let command = commands.first(where: { $0.spec.name == arguments[1] }) {
+      if first == "help", arguments.count > 1,
+        let command = commands.first(where: { $0.spec.name == arguments[1] })
+      {
         output.write(command.spec.usage(tool: name))
       } else {
         output.write(usage)

@@ -6,7 +6,8 @@ enum EventsCommand {
     CommandSpec(
       name: "events", summary: "List events, filtered by range, type, actor and source",
       positionals: [.init("DIR", help: "the log directory")],
-      options: [KeyFile.option,
+      options: [
+        KeyFile.option,
         .value("from", "N", help: "first sequence number (default 1)"),
         .value("to", "N", help: "last sequence number (default the newest)"),
         .value("type", "T", repeatable: true, help: "only events of type T (e.g. an action's case name)"),
@@ -52,7 +53,9 @@ enum EventsCommand {
     let last = min(to ?? reader.summary.lastSequence, reader.summary.lastSequence)
     let json = arguments.flag("json")
     let total = last >= from ? last - from + 1 : 0
-    try LogInput.events(reader, from: from, through: last, progress: invocation.progress("events", total: total)) { event in
+    try LogInput.events(
+      reader, from: from, through: last, progress: invocation.progress("events", total: total)
+    ) { event in
       guard filter.matches(event) else { return }
       invocation.output.line(json ? event.json.serialized() : event.line)
     }

@@ -17,7 +17,9 @@ enum ExportCommand {
         KeyFile.option,
         .value(
           "format", "F",
-          help: "cloudevents (one JSON array), cloudevents-lines (one event per line) or jsonl (default cloudevents-lines)"),
+          help:
+            "cloudevents (one JSON array), cloudevents-lines (one event per line) or jsonl (default cloudevents-lines)"
+        ),
         .value("output", "FILE", short: "o", help: "write to FILE instead of standard output"),
         .value("source", "URI", help: "the CloudEvents source (default urn:rewind:log:<log id>)"),
         .value("type-prefix", "P", help: "put P before each event type, e.g. com.example.notes."),
@@ -49,7 +51,9 @@ enum ExportCommand {
     let progress = invocation.progress("export", total: 0)
     defer { progress.finish() }
     let report: (ExportSummary) -> Void = { summary in
-      if arguments.value("output").map({ $0 != "-" }) == true { invocation.errors.line("exported \(summary)") }
+      if arguments.value("output").map({ $0 != "-" }) == true {
+        invocation.errors.line("exported \(summary)")
+      }
     }
     let track: (AuditProgress) -> Void = { step in progress.update(step.bytesDone, of: step.bytesTotal) }
     guard let path = arguments.value("output"), path != "-" else {

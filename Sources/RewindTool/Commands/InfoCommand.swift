@@ -30,7 +30,16 @@ enum InfoCommand {
       let object = JSONValue.object([
         ("directory", .string(invocation.directory)),
         ("logID", summary.logID.map(JSONValue.string) ?? .null),
-        ("segments", .array(summary.segments.map { .object([("name", .string($0.name)), ("firstSequence", .int($0.firstSequence)), ("bytes", .int($0.validBytes))]) })),
+        (
+          "segments",
+          .array(
+            summary.segments.map {
+              .object([
+                ("name", .string($0.name)), ("firstSequence", .int($0.firstSequence)),
+                ("bytes", .int($0.validBytes)),
+              ])
+            })
+        ),
         ("events", .int(summary.lastSequence)),
         ("firstSequence", summary.lastSequence > 0 ? .int(1) : .null),
         ("lastSequence", .int(summary.lastSequence)),
@@ -41,7 +50,16 @@ enum InfoCommand {
         ("chain", .string(chain.algorithm)),
         ("headChain", summary.headChain.map(JSONValue.string) ?? .null),
         ("tornTail", summary.tornTail.map { .string($0.description) } ?? .null),
-        ("snapshots", .array(snapshots.map { .object([("file", .string($0.file)), ("sequence", .int($0.sequence)), ("usable", .bool($0.problem == nil))]) })),
+        (
+          "snapshots",
+          .array(
+            snapshots.map {
+              .object([
+                ("file", .string($0.file)), ("sequence", .int($0.sequence)),
+                ("usable", .bool($0.problem == nil)),
+              ])
+            })
+        ),
       ])
       invocation.output.line(object.serialized(pretty: true))
       return .ok
@@ -50,7 +68,9 @@ enum InfoCommand {
     out.line("log        \(invocation.directory)")
     out.line("log id     \(summary.logID ?? "-")")
     let names = summary.segments.map(\.name)
-    let shown = names.count <= 4 ? names.joined(separator: ", ") : "\(names[0]), \(names[1]) … \(names[names.count - 1])"
+    let shown =
+      names.count <= 4
+      ? names.joined(separator: ", ") : "\(names[0]), \(names[1]) … \(names[names.count - 1])"
     out.line("segments   \(names.count)" + (names.isEmpty ? "" : ": " + shown))
     out.line(
       "events     "
@@ -63,7 +83,9 @@ enum InfoCommand {
     out.line("size       \(summary.validBytes) bytes")
     out.line("chain      \(chain.algorithm)" + (chain.keyed ? " (keyed)" : " (not keyed)"))
     out.line("head       \(summary.headChain ?? "-")")
-    if let torn = summary.tornTail { out.line("torn tail  \(torn) (cut off when the log is next opened for writing)") }
+    if let torn = summary.tornTail {
+      out.line("torn tail  \(torn) (cut off when the log is next opened for writing)")
+    }
     let usable = snapshots.filter { $0.problem == nil }
     out.line(
       "snapshots  \(snapshots.count)" + (usable.first.map { ", newest usable at event \($0.sequence)" } ?? "")

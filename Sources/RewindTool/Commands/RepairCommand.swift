@@ -7,7 +7,10 @@ enum RepairCommand {
     CommandSpec(
       name: "repair", summary: "Keep the valid prefix of a damaged log and move the rest into quarantine/",
       positionals: [.init("DIR", help: "the log directory")],
-      options: [KeyFile.option, .flag("yes", short: "y", help: "really repair (without it, only say what would be moved aside)")],
+      options: [
+        KeyFile.option,
+        .flag("yes", short: "y", help: "really repair (without it, only say what would be moved aside)"),
+      ],
       discussion: """
         Without --yes nothing is changed: the command prints what it would keep and move aside, and exits
         with 1 when the log needs repair. Nothing is ever deleted: bytes after the first damage are copied
@@ -35,7 +38,9 @@ enum RepairCommand {
     }
     let report: RepairReport
     // repair is static and reads no events: any action type will do.
-    do { report = try FileJournal<Int>.repair(directory: directory, key: key) } catch { throw ToolError.reading(directory, error) }
+    do { report = try FileJournal<Int>.repair(directory: directory, key: key) } catch {
+      throw ToolError.reading(directory, error)
+    }
     out.line("repaired \(directory): kept events 1...\(report.lastSequence)")
     for path in report.quarantined { out.line("  set aside \(path)") }
     return .ok
@@ -65,11 +70,15 @@ enum RepairCommand {
       }
     }
     var moved: [String] = []
-    let size = (try? FileManager.default.attributesOfItem(atPath: directory + "/" + damage.segment)[.size] as? UInt64) ?? nil
+    let size =
+      (try? FileManager.default.attributesOfItem(atPath: directory + "/" + damage.segment)[.size] as? UInt64)
+      ?? nil
     if damage.offset == 0 {
       moved.append("\(damage.segment) (whole segment)")
     } else {
-      moved.append("\(damage.segment) from byte \(damage.offset)" + (size.map { " (\($0 - min($0, damage.offset)) bytes)" } ?? ""))
+      moved.append(
+        "\(damage.segment) from byte \(damage.offset)"
+          + (size.map { " (\($0 - min($0, damage.offset)) bytes)" } ?? ""))
     }
     moved += segments.filter { $0 > damage.segment }.map { "\($0) (whole segment)" }
     return Plan(reason: damage.reason, lastGood: damage.lastGood, moved: moved)

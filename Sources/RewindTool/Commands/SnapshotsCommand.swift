@@ -6,7 +6,8 @@ enum SnapshotsCommand {
     CommandSpec(
       name: "snapshots", summary: "List snapshots and whether each matches the log",
       positionals: [.init("DIR", help: "the log directory")],
-      options: [KeyFile.option,
+      options: [
+        KeyFile.option,
         .value("state", "SEQ", help: "also print the state of the snapshot at SEQ as a tree"),
         .flag("json", help: "print a JSON array"),
       ],
@@ -33,7 +34,8 @@ enum SnapshotsCommand {
         throw ToolError.noInput(path: invocation.directory, cause: "no snapshot at event \(wanted)")
       }
       guard let state = snapshot.state else {
-        throw ToolError.damaged(path: invocation.directory + "/" + snapshot.file, cause: "the state cannot be shown as a tree")
+        throw ToolError.damaged(
+          path: invocation.directory + "/" + snapshot.file, cause: "the state cannot be shown as a tree")
       }
       if !invocation.arguments.flag("json") { invocation.output.line("state at event \(wanted):") }
       invocation.output.line(JSONValue(state).tree)
@@ -43,7 +45,8 @@ enum SnapshotsCommand {
 
   static func json(_ snapshot: SnapshotSummary) -> JSONValue {
     .object([
-      ("file", .string(snapshot.file)), ("sequence", .int(snapshot.sequence)), ("bytes", .int(snapshot.bytes)),
+      ("file", .string(snapshot.file)), ("sequence", .int(snapshot.sequence)),
+      ("bytes", .int(snapshot.bytes)),
       ("codec", snapshot.codec.map { .string($0 == .binary ? "binary" : "json") } ?? .null),
       ("usable", .bool(snapshot.problem == nil)),
       ("problem", snapshot.problem.map { .string($0.description) } ?? .null),

@@ -8,7 +8,8 @@ enum VerifyCommand {
       name: "verify", summary: "Check every frame, the hash chain and every event; exit 1 if damaged",
       positionals: [.init("DIR", help: "the log directory")],
       options: [
-        .value("anchor", "SEQ:HEX", help: "a head (sequence number and chain value) stored elsewhere earlier"),
+        .value(
+          "anchor", "SEQ:HEX", help: "a head (sequence number and chain value) stored elsewhere earlier"),
         KeyFile.option,
         .flag("json", help: "print one JSON object"),
       ],
@@ -26,7 +27,8 @@ enum VerifyCommand {
     let directory = invocation.directory
     let anchor = try invocation.arguments.value("anchor").map { text throws(UsageError) -> LogAnchor in
       guard let anchor = LogAnchor(text) else {
-        throw UsageError("--anchor expects SEQ:HEX (a sequence number and a 64-digit chain value), not '\(text)'")
+        throw UsageError(
+          "--anchor expects SEQ:HEX (a sequence number and a 64-digit chain value), not '\(text)'")
       }
       return anchor
     }
@@ -53,7 +55,8 @@ enum VerifyCommand {
         fields += [
           ("keyed", .bool(report.isKeyed)), ("lastSequence", .int(report.lastSequence)),
           ("frames", .int(report.frameCount)), ("segments", .int(report.segmentCount)),
-          ("bytes", .int(report.bytesVerified)), ("head", report.head.map { .string($0.description) } ?? .null),
+          ("bytes", .int(report.bytesVerified)),
+          ("head", report.head.map { .string($0.description) } ?? .null),
           ("anchor", report.anchor.map { .string($0.description) } ?? .null),
           ("tornTail", report.tornTail.map { .string($0.description) } ?? .null),
         ]

@@ -28,7 +28,8 @@ public struct RewindDebugger<State: Encodable & Sendable, Action: Codable & Send
   ) where R.State == State, R.Action == Action {
     self.name = name
     replay = StateReplay(
-      reduce: { state, action in _ = reducer.reduce(into: &state, action: action) }, initialState: initialState,
+      reduce: { state, action in _ = reducer.reduce(into: &state, action: action) },
+      initialState: initialState,
       upcasters: upcasters)
   }
 
@@ -46,7 +47,9 @@ public struct RewindDebugger<State: Encodable & Sendable, Action: Codable & Send
   public var commandLine: RewindCommandLine {
     var tool = RewindCommandLine.standard
     tool.name = name
-    return tool.adding([replayCommand, stateAtCommand, diffCommand, TimelineCommand.command(states: timelineStates)])
+    return tool.adding([
+      replayCommand, stateAtCommand, diffCommand, TimelineCommand.command(states: timelineStates),
+    ])
   }
 
   /// Runs the tool with `arguments` (without the program name) and returns the exit status.
@@ -62,7 +65,9 @@ public struct RewindDebugger<State: Encodable & Sendable, Action: Codable & Send
     return { reader, range, progress in
       var states: [UInt64: JSONValue] = [:]
       try replay.run(reader, through: range.upperBound) { event, state in
-        if range.contains(event.sequence) { states[event.sequence] = JSONValue(try BinaryEncoder().encodeTree(state)) }
+        if range.contains(event.sequence) {
+          states[event.sequence] = JSONValue(try BinaryEncoder().encodeTree(state))
+        }
         progress.update(event.sequence)
       }
       progress.finish()
@@ -84,7 +89,8 @@ public struct RewindDebugger<State: Encodable & Sendable, Action: Codable & Send
         discussion: "example: rewind replay ./log --to 500"),
       run: { invocation in
         let reader = try LogInput.open(invocation)
-        let last = min(try invocation.arguments.unsigned("to") ?? reader.summary.lastSequence, reader.summary.lastSequence)
+        let last = min(
+          try invocation.arguments.unsigned("to") ?? reader.summary.lastSequence, reader.summary.lastSequence)
         let json = invocation.arguments.flag("json")
         let each = invocation.arguments.flag("each")
         let progress = invocation.progress("replay", total: last)
@@ -97,13 +103,20 @@ public struct RewindDebugger<State: Encodable & Sendable, Action: Codable & Send
           let tree = JSONValue(try BinaryEncoder().encodeTree(state))
           final = tree
           if each {
-            let line: JSONValue = .object([("sequence", .int(event.sequence)), ("event", .string(event.payload.description)), ("state", tree)])
-            invocation.output.line(json ? line.serialized() : "#\(event.sequence) \(event.payload): \(tree.serialized())")
+            let line: JSONValue = .object([
+              ("sequence", .int(event.sequence)), ("event", .string(event.payload.description)),
+              ("state", tree),
+            ])
+            invocation.output.line(
+              json ? line.serialized() : "#\(event.sequence) \(event.payload): \(tree.serialized())")
           }
         }
         progress.finish()
         if !each {
-          invocation.output.line(json ? final.serialized(pretty: true) : "state after event \(last) (\(count) events replayed):\n" + final.tree)
+          invocation.output.line(
+            json
+              ? final.serialized(pretty: true)
+              : "state after event \(last) (\(count) events replayed):\n" + final.tree)
         }
         return .ok
       })
@@ -114,7 +127,9 @@ public struct RewindDebugger<State: Encodable & Sendable, Action: Codable & Send
     return ToolCommand(
       CommandSpec(
         name: "state-at", summary: "Print the state after one event (0: the initial state)",
-        positionals: [.init("DIR", help: "the log directory"), .init("SEQ", help: "the event's sequence number")],
+        positionals: [
+          .init("DIR", help: "the log directory"), .init("SEQ", help: "the event's sequence number"),
+        ],
         options: [KeyFile.option, .flag("json", help: "print the state as JSON")],
         discussion: "example: rewind state-at ./log 42 --json"),
       run: { invocation in
@@ -132,7 +147,8 @@ public struct RewindDebugger<State: Encodable & Sendable, Action: Codable & Send
       CommandSpec(
         name: "diff", summary: "Show how the state changed from one event to another",
         positionals: [
-          .init("DIR", help: "the log directory"), .init("SEQ1", help: "the earlier event (0: the initial state)"),
+          .init("DIR", help: "the log directory"),
+          .init("SEQ1", help: "the earlier event (0: the initial state)"),
           .init("SEQ2", help: "the later event"),
         ],
         options: [KeyFile.option, .flag("json", help: "print a JSON array of changes")],
@@ -147,7 +163,8 @@ public struct RewindDebugger<State: Encodable & Sendable, Action: Codable & Send
         let last = max(first, second)
         guard last <= reader.summary.lastSequence else {
           throw ToolError.noInput(
-            path: reader.directory, cause: "no event \(last); the log ends at event \(reader.summary.lastSequence)")
+            path: reader.directory,
+            cause: "no event \(last); the log ends at event \(reader.summary.lastSequence)")
         }
         var trees: [UInt64: JSONValue] = [0: JSONValue(try BinaryEncoder().encodeTree(replay.initialState))]
         try replay.run(reader, through: last) { event, state in
@@ -168,7 +185,9 @@ public struct RewindDebugger<State: Encodable & Sendable, Action: Codable & Send
   }
 
   private static func sequence(_ text: String) throws(UsageError) -> UInt64 {
-    guard let value = UInt64(text) else { throw UsageError("SEQ must be a non-negative integer, not '\(text)'") }
+    guard let value = UInt64(text) else {
+      throw UsageError("SEQ must be a non-negative integer, not '\(text)'")
+    }
     return value
   }
 }

@@ -26,7 +26,8 @@ public struct StateChange: Sendable, Hashable {
     return changes
   }
 
-  private static func compare(_ a: JSONValue, _ b: JSONValue, path: String, into changes: inout [StateChange]) {
+  private static func compare(_ a: JSONValue, _ b: JSONValue, path: String, into changes: inout [StateChange])
+  {
     switch (a, b) {
     case (.object(let left), .object(let right)):
       var keys = left.map(\.0)
@@ -52,7 +53,10 @@ public struct StateChange: Sendable, Hashable {
         }
       }
     default:
-      if a != b { changes.append(StateChange(kind: .changed, path: path.isEmpty ? "(state)" : path, before: a, after: b)) }
+      if a != b {
+        changes.append(
+          StateChange(kind: .changed, path: path.isEmpty ? "(state)" : path, before: a, after: b))
+      }
     }
   }
 

@@ -25,7 +25,8 @@ struct StateReplay<State: Sendable, Action: Codable & Sendable>: Sendable {
         if let target = command.target {
           guard let earlier = kept[target] else {
             throw ToolError.damaged(
-              path: reader.directory, cause: "event \(event.sequence) jumps to event \(target), which comes after it")
+              path: reader.directory,
+              cause: "event \(event.sequence) jumps to event \(target), which comes after it")
           }
           state = earlier
         }
@@ -39,7 +40,8 @@ struct StateReplay<State: Sendable, Action: Codable & Sendable>: Sendable {
   func state(at sequence: UInt64, in reader: LogReader) throws -> State {
     guard sequence <= reader.summary.lastSequence else {
       throw ToolError.noInput(
-        path: reader.directory, cause: "no event \(sequence); the log ends at event \(reader.summary.lastSequence)")
+        path: reader.directory,
+        cause: "no event \(sequence); the log ends at event \(reader.summary.lastSequence)")
     }
     var result = initialState
     try run(reader, through: sequence) { event, state in if event.sequence == sequence { result = state } }

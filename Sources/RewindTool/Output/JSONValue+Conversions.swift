@@ -32,7 +32,9 @@ extension JSONValue {
     switch self {
     case .array(let values):
       lines.append(prefix + (values.isEmpty ? "[]" : "[\(values.count)]"))
-      for (index, value) in values.enumerated() { value.render(into: &lines, label: "[\(index)]", indent: indent + "  ") }
+      for (index, value) in values.enumerated() {
+        value.render(into: &lines, label: "[\(index)]", indent: indent + "  ")
+      }
     case .object(let fields):
       lines.append(prefix + (fields.isEmpty ? "{}" : "{\(fields.count)}"))
       for (key, value) in fields { value.render(into: &lines, label: key, indent: indent + "  ") }

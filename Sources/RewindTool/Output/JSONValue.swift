@@ -40,7 +40,8 @@ public indirect enum JSONValue: Sendable, Hashable {
     case (.number(let a), .number(let b)): a == b
     case (.string(let a), .string(let b)): a == b
     case (.array(let a), .array(let b)): a == b
-    case (.object(let a), .object(let b)): a.count == b.count && zip(a, b).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
+    case (.object(let a), .object(let b)):
+      a.count == b.count && zip(a, b).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
     default: false
     }
   }
@@ -107,7 +108,8 @@ public indirect enum JSONValue: Sendable, Hashable {
       case "\t": out += "\\t"
       case "\u{08}": out += "\\b"
       case "\u{0C}": out += "\\f"
-      case "<" where forHTML, ">" where forHTML, "&" where forHTML, "\u{2028}" where forHTML, "\u{2029}" where forHTML:
+      case "<" where forHTML, ">" where forHTML, "&" where forHTML, "\u{2028}" where forHTML,
+        "\u{2029}" where forHTML:
         out += unicodeEscape(scalar.value)
       default:
         // Controls (C0, DEL, C1) and the separators and bidirectional controls of LogText as `\u` escapes:

@@ -31,7 +31,9 @@ final class OutputFile {
       switch info.st_mode & S_IFMT {
       case S_IFLNK:
         throw .usage(
-          UsageError("\(path) is a symbolic link: rewind neither follows nor replaces one; give the path it points to"))
+          UsageError(
+            "\(path) is a symbolic link: rewind neither follows nor replaces one; give the path it points to")
+        )
       case S_IFDIR: throw .io(path: path, cause: "cannot write: it is a directory")
       case S_IFREG: break
       default:
@@ -130,5 +132,7 @@ private func retrying(_ call: () -> Int32) -> Int32 {
 // The platform's functions under names that do not clash with the methods above.
 private func openFile(_ path: String, _ flags: Int32, _ mode: mode_t) -> Int32 { open(path, flags, mode) }
 private func closeFile(_ fd: Int32) -> Int32 { close(fd) }
-private func writeFile(_ fd: Int32, _ pointer: UnsafeRawPointer?, _ count: Int) -> Int { write(fd, pointer, count) }
+private func writeFile(_ fd: Int32, _ pointer: UnsafeRawPointer?, _ count: Int) -> Int {
+  write(fd, pointer, count)
+}
 private func renameFile(_ source: String, _ destination: String) -> Int32 { rename(source, destination) }

@@ -82,7 +82,7 @@ public final class FileDescriptorOutput: TextOutput {
     let code = bytes.withUnsafeBytes { raw -> Int32? in
       var done = 0
       while done < raw.count {
-        let result = Glibc_write(fd, raw.baseAddress.map { $0 + done }, raw.count - done)
+        let result = systemWrite(fd, raw.baseAddress.map { $0 + done }, raw.count - done)
         if result < 0 {
           if errno == EINTR { continue }
           return errno
@@ -95,7 +95,9 @@ public final class FileDescriptorOutput: TextOutput {
   }
 }
 
-private func Glibc_write(_ fd: Int32, _ pointer: UnsafeRawPointer?, _ count: Int) -> Int { write(fd, pointer, count) }
+private func systemWrite(_ fd: Int32, _ pointer: UnsafeRawPointer?, _ count: Int) -> Int {
+  write(fd, pointer, count)
+}
 
 /// Collects what a command writes, for tests and for callers that post-process output.
 public final class CapturedOutput: TextOutput {

@@ -2,18 +2,22 @@ import Foundation
 import RewindLog
 
 /// Computes the state after each event for the timeline; an app's debugger provides it.
-public typealias TimelineStates = @Sendable (_ reader: LogReader, _ range: ClosedRange<UInt64>, _ progress: ProgressBar)
+public typealias TimelineStates =
+  @Sendable (_ reader: LogReader, _ range: ClosedRange<UInt64>, _ progress: ProgressBar)
   throws -> [UInt64: JSONValue]
 
 /// `rewind timeline DIR`: one self-contained HTML page to browse a log.
 enum TimelineCommand {
   static func command(states: TimelineStates?) -> ToolCommand {
-    var options: [CommandSpec.Option] = [KeyFile.option,
+    var options: [CommandSpec.Option] = [
+      KeyFile.option,
       .value("output", "FILE", short: "o", help: "where to write the page (default timeline.html)"),
       .value("from", "N", help: "first sequence number (default 1)"),
       .value("to", "N", help: "last sequence number (default the newest)"),
     ]
-    if states != nil { options.append(.flag("no-states", help: "leave the state at each event out of the page")) }
+    if states != nil {
+      options.append(.flag("no-states", help: "leave the state at each event out of the page"))
+    }
     return ToolCommand(
       CommandSpec(
         name: "timeline", summary: "Write a self-contained HTML page showing the log on a time axis",
@@ -67,11 +71,14 @@ enum TimelineCommand {
     let summary = reader.summary
     let summaryText =
       "\(summary.lastSequence) events (showing \(events.count)), \(summary.segments.count) segment(s), "
-      + "\(summary.validBytes) bytes, \(snapshots.count) snapshot(s)" + (stateValues.isEmpty ? "" : ", with states")
+      + "\(summary.validBytes) bytes, \(snapshots.count) snapshot(s)"
+      + (stateValues.isEmpty ? "" : ", with states")
     let data = JSONValue.object([
       ("title", .string(title)), ("summaryText", .string(summaryText)),
-      ("lastSequence", .int(summary.lastSequence)), ("headChain", summary.headChain.map(JSONValue.string) ?? .null),
-      ("hasStates", .bool(!stateValues.isEmpty)), ("events", .array(events)), ("snapshots", .array(snapshots)),
+      ("lastSequence", .int(summary.lastSequence)),
+      ("headChain", summary.headChain.map(JSONValue.string) ?? .null),
+      ("hasStates", .bool(!stateValues.isEmpty)), ("events", .array(events)),
+      ("snapshots", .array(snapshots)),
     ])
     return TimelinePage.html(title: "Rewind timeline: " + title, data: data)
   }

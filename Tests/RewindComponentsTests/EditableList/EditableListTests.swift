@@ -23,7 +23,9 @@ struct EditableListTests {
   static func initial(_ texts: [String]) -> EditableListState<Note> {
     let reducer = reducer()
     return EditableListState(
-      rows: IdentifiedArray(uniqueElements: texts.enumerated().map { reducer.makeRow(Note(id: $0.offset + 1, text: $0.element)) }))
+      rows: IdentifiedArray(
+        uniqueElements: texts.enumerated().map { reducer.makeRow(Note(id: $0.offset + 1, text: $0.element)) })
+    )
   }
 
   func paths(_ elements: [ElementPath]) -> [Int] { elements.map(\.element) }
@@ -64,8 +66,12 @@ struct EditableListTests {
   func panIsNotContent() {
     let state = Self.initial(["a"])
     var moved = state
-    _ = Self.reducer().reduce(into: &moved, action: .swipe(IdentifiedAction(id: 1, action: .panBegan(translation: SwipeVector(x: -1), at: 0))))
-    _ = Self.reducer().reduce(into: &moved, action: .swipe(IdentifiedAction(id: 1, action: .panChanged(translation: SwipeVector(x: -50), at: 0))))
+    _ = Self.reducer().reduce(
+      into: &moved,
+      action: .swipe(IdentifiedAction(id: 1, action: .panBegan(translation: SwipeVector(x: -1), at: 0))))
+    _ = Self.reducer().reduce(
+      into: &moved,
+      action: .swipe(IdentifiedAction(id: 1, action: .panChanged(translation: SwipeVector(x: -50), at: 0))))
     #expect(moved.rows[0].swipe.offset == -49)
     let changes = StagedChangeset(source: Array(state.rows), target: Array(moved.rows))
     #expect(changes.isEmpty)
@@ -99,16 +105,22 @@ struct EditableListTests {
   @Test("actions and state are Codable, for durable journals")
   func codable() throws {
     let actions: [EditableListAction<Note>] = [
-      .insert(Note(id: 5, text: "e"), at: 0), .delete(id: 5), .move(from: 0, to: 1), .update(Note(id: 1, text: "z")),
-      .swipe(IdentifiedAction(id: 1, action: .panEnded(translation: SwipeVector(x: -3, y: 1), velocity: .zero, at: 1))),
+      .insert(Note(id: 5, text: "e"), at: 0), .delete(id: 5), .move(from: 0, to: 1),
+      .update(Note(id: 1, text: "z")),
+      .swipe(
+        IdentifiedAction(
+          id: 1, action: .panEnded(translation: SwipeVector(x: -3, y: 1), velocity: .zero, at: 1))),
       .edit(IdentifiedAction(id: 1, action: .input(location: 0, length: 0, replacement: "q"))),
       .edit(IdentifiedAction(id: 1, action: .begin)), .touchDown(rowID: nil, location: .zero, at: 1.5),
       .swipe(IdentifiedAction(id: 1, action: .animationFinished(id: 3))), .closeAll(animated: true, at: 2),
     ]
-    let decoded = try JSONDecoder().decode([EditableListAction<Note>].self, from: JSONEncoder().encode(actions))
+    let decoded = try JSONDecoder().decode(
+      [EditableListAction<Note>].self, from: JSONEncoder().encode(actions))
     #expect(decoded == actions)
     var state = Self.initial(["a", "b"])
-    _ = Self.reducer().reduce(into: &state, action: .swipe(IdentifiedAction(id: 2, action: .show(.rightToLeft, animated: false, at: 0))))
+    _ = Self.reducer().reduce(
+      into: &state,
+      action: .swipe(IdentifiedAction(id: 2, action: .show(.rightToLeft, animated: false, at: 0))))
     let restored = try JSONDecoder().decode(EditableListState<Note>.self, from: JSONEncoder().encode(state))
     #expect(restored == state)
   }

@@ -25,7 +25,9 @@ struct ScrollSwipeParityTests {
   @Test("LL-3 explicit animation only above 0.1 pt/ms")
   func releaseVelocity() {
     #expect(layout.release(x: 151, velocityPointsPerMillisecond: 0.05).animatedExplicitly == false)
-    #expect(layout.release(x: 151, velocityPointsPerMillisecond: 0.2) == ScrollSwipeRelease(target: 250, animatedExplicitly: true))
+    #expect(
+      layout.release(x: 151, velocityPointsPerMillisecond: 0.2)
+        == ScrollSwipeRelease(target: 250, animatedExplicitly: true))
     #expect(layout.release(x: 151, velocityPointsPerMillisecond: -0.2).target == 250)
   }
 
@@ -44,7 +46,10 @@ struct ScrollSwipeParityTests {
 
   @Test("LL-8 progress at rest positions")
   func progress() {
-    #expect([0.0, 100, 250].map { [layout.rightProgress(x: $0), layout.leftProgress(x: $0)] } == [[0, 1], [0, 0], [1, 0]])
+    #expect(
+      [0.0, 100, 250].map { [layout.rightProgress(x: $0), layout.leftProgress(x: $0)] } == [
+        [0, 1], [0, 0], [1, 0],
+      ])
     #expect(ScrollSwipeLayout(leftWidths: [], rightWidths: []).rightProgress(x: 10) == 1)
     #expect(layout.rightLeadings(x: 250) == [0, 70])
   }
@@ -80,7 +85,8 @@ struct ScrollSwipeParityTests {
     var cells = [cell(at: 0), cell(at: 250), cell(at: 180)]
     for index in cells.indices { _ = ScrollSwipeCell().reduce(into: &cells[index], action: .tablePanned) }
     #expect(cells.map(\.contentOffset) == [100, 100, 100])
-    #expect(cells.map(\.scrollRequest) == Array(repeating: ScrollSwipeRequest(x: 100, animated: true), count: 3))
+    #expect(
+      cells.map(\.scrollRequest) == Array(repeating: ScrollSwipeRequest(x: 100, animated: true), count: 3))
   }
 
   @Test("release through the reducer, and bad input")

@@ -26,7 +26,9 @@ struct SwipeBadInputTests {
     #expect(driver.state.animation?.to == -180)
   }
 
-  @Test("bad times: a move requested at a non-finite time jumps; sampling before the start or at NaN shows the start")
+  @Test(
+    "bad times: a move requested at a non-finite time jumps; sampling before the start or at NaN shows the start"
+  )
   func badTimes() {
     var driver = SwipeDriver()
     driver.send(.show(.rightToLeft, animated: true, at: .nan))
@@ -49,7 +51,9 @@ struct SwipeBadInputTests {
     driver.send(.animationFinished(id: 2))
     #expect(driver.state.events.isEmpty, "a second finish for the same animation changes nothing")
     #expect(driver.state.offset == closed.offset && driver.state.phase == closed.phase)
-    #expect(driver.state.isOverlayShown == closed.isOverlayShown && driver.state.animationCount == closed.animationCount)
+    #expect(
+      driver.state.isOverlayShown == closed.isOverlayShown
+        && driver.state.animationCount == closed.animationCount)
   }
 
   @Test("non-finite or negative durations end the move at once")
@@ -103,6 +107,8 @@ struct SwipeBadInputTests {
   @Test("swipe undo policies")
   func undoPolicies() {
     #expect(SwipeCellAction.panChanged(translation: .zero, at: 0).suggestedUndoPolicy == .ignore)
-    #expect(SwipeCellAction.tapButton(index: 0, side: .rightToLeft, at: 0).suggestedUndoPolicy == .step(name: "Swipe Action"))
+    #expect(
+      SwipeCellAction.tapButton(index: 0, side: .rightToLeft, at: 0).suggestedUndoPolicy
+        == .step(name: "Swipe Action"))
   }
 }

@@ -19,7 +19,9 @@ struct SwipeCellExtraTests {
 
   @Test("expansion frames for the three layouts")
   func expansionFrames() throws {
-    let expected: [(SwipeExpansionLayout, Double, Double)] = [(.border, 0, 90), (.center, 0, 250), (.none, 90, 90)]
+    let expected: [(SwipeExpansionLayout, Double, Double)] = [
+      (.border, 0, 90), (.center, 0, 250), (.none, 90, 90),
+    ]
     for (layout, x, width) in expected {
       var driver = SwipeDriver()
       driver.state.rightExpansion.buttonIndex = 0
@@ -62,7 +64,8 @@ struct SwipeCellExtraTests {
     #expect(driver.state.animation == nil)
     #expect(
       driver.events.suffix(3) == [
-        .buttonTapped(SwipeButtonTap(index: 1, direction: .rightToLeft, fromExpansion: true)), .willEndSwiping,
+        .buttonTapped(SwipeButtonTap(index: 1, direction: .rightToLeft, fromExpansion: true)),
+        .willEndSwiping,
         .stateChanged(.none, gestureActive: false),
       ])
   }
@@ -90,7 +93,8 @@ struct SwipeCellExtraTests {
     let store = Store(initialState: cell, reducer: SwipeCell(tappedButton: { tap in tap.index == 1 }))
     store.send(.panBegan(translation: SwipeVector(x: -2), at: 0))
     store.send(.panChanged(translation: SwipeVector(x: -100), at: 0.1))
-    #expect(store.state.events == [.willBeginSwiping, .stateChanged(.swipingRightToLeft, gestureActive: true)])
+    #expect(
+      store.state.events == [.willBeginSwiping, .stateChanged(.swipingRightToLeft, gestureActive: true)])
     store.send(.panEnded(translation: SwipeVector(x: -100), velocity: .zero, at: 0.2))
     #expect(store.state.offset(at: 0.5) == -180)
     // What the release's timer sends 0.3 s later (a view may send it too; a repeat is ignored).
@@ -105,7 +109,8 @@ struct SwipeCellExtraTests {
   func replay() throws {
     typealias Row = SwipeRow<Int>
     let journal = InMemoryJournal<SwipeTableAction<Int>>()
-    let initial = SwipeTableState(rows: IdentifiedArray(uniqueElements: (1...5).map { Row(id: $0, swipe: .fixture) }))
+    let initial = SwipeTableState(
+      rows: IdentifiedArray(uniqueElements: (1...5).map { Row(id: $0, swipe: .fixture) }))
     let live = try Store(initialState: initial, reducer: SwipeTable<Row>(), journal: journal)
     func finish(_ id: Int) {
       guard let run = live.state.rows[id: id]?.swipe.animation else { return }
@@ -115,7 +120,10 @@ struct SwipeCellExtraTests {
     for x in stride(from: -10.0, through: -140, by: -10) {
       live.send(.row(IdentifiedAction(id: 2, action: .panChanged(translation: SwipeVector(x: x), at: 0.05))))
     }
-    live.send(.row(IdentifiedAction(id: 2, action: .panEnded(translation: .zero, velocity: SwipeVector(x: -500), at: 0.1))))
+    live.send(
+      .row(
+        IdentifiedAction(
+          id: 2, action: .panEnded(translation: .zero, velocity: SwipeVector(x: -500), at: 0.1))))
     live.send(.row(IdentifiedAction(id: 4, action: .show(.leftToRight, animated: true, at: 0.2))))
     // Row 4 opened with the action that started its animation, and that started hiding row 2; row 2's
     // overlay stays until its hide ends.

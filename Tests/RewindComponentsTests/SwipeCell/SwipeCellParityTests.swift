@@ -287,7 +287,8 @@ struct SwipeCellParityTests {
     // The overlay appears with the action that starts the move (upstream: on its first non-zero frame).
     #expect(driver.events == [.willBeginSwiping])
     #expect(driver.state.presentation(at: driver.now + 0.29).activeExpansion == .rightToLeft)
-    #expect(driver.state.presentation(at: driver.now + 0.29).phase == SwipePhase.none, "reported only at the end")
+    #expect(
+      driver.state.presentation(at: driver.now + 0.29).phase == SwipePhase.none, "reported only at the end")
     driver.finishAnimation()
     #expect(driver.state.offset == 0)
     #expect(

@@ -10,10 +10,14 @@ struct SwipeTableTests {
   func table(_ count: Int = 3, configure: (inout SwipeCellState) -> Void = { _ in }) -> SwipeTableState<Row> {
     var cell = SwipeCellState.fixture
     configure(&cell)
-    return SwipeTableState(rows: IdentifiedArray(uniqueElements: (1...count).map { Row(id: $0, swipe: cell) }))
+    return SwipeTableState(
+      rows: IdentifiedArray(uniqueElements: (1...count).map { Row(id: $0, swipe: cell) }))
   }
 
-  func run(_ state: inout SwipeTableState<Row>, _ actions: SwipeTableAction<Int>..., reducer: SwipeTable<Row> = SwipeTable()) {
+  func run(
+    _ state: inout SwipeTableState<Row>, _ actions: SwipeTableAction<Int>...,
+    reducer: SwipeTable<Row> = SwipeTable()
+  ) {
     for action in actions { _ = reducer.reduce(into: &state, action: action) }
   }
 
@@ -21,18 +25,23 @@ struct SwipeTableTests {
   func finishAll(_ state: inout SwipeTableState<Row>, reducer: SwipeTable<Row> = SwipeTable()) {
     for row in state.rows {
       guard let animation = row.swipe.animation else { continue }
-      run(&state, .row(IdentifiedAction(id: row.id, action: .animationFinished(id: animation.id))), reducer: reducer)
+      run(
+        &state, .row(IdentifiedAction(id: row.id, action: .animationFinished(id: animation.id))),
+        reducer: reducer)
     }
   }
 
   func pan(_ id: Int, to x: Double, at now: Double = 0) -> [SwipeTableAction<Int>] {
     [
       .row(IdentifiedAction(id: id, action: .panBegan(translation: SwipeVector(x: x > 0 ? 1 : -1), at: now))),
-      .row(IdentifiedAction(id: id, action: .panChanged(translation: SwipeVector(x: x + (x > 0 ? 1 : -1)), at: now))),
+      .row(
+        IdentifiedAction(
+          id: id, action: .panChanged(translation: SwipeVector(x: x + (x > 0 ? 1 : -1)), at: now))),
     ]
   }
 
-  @Test("MG-31 touch on B while A is open hides A; consumed unless touchOnDismissSwipe", arguments: [false, true])
+  @Test(
+    "MG-31 touch on B while A is open hides A; consumed unless touchOnDismissSwipe", arguments: [false, true])
   func touchOnDismiss(passThrough: Bool) {
     var state = table(2) { $0.touchOnDismissSwipe = passThrough }
     run(&state, .row(IdentifiedAction(id: 1, action: .show(.rightToLeft, animated: false, at: 0))))
@@ -53,7 +62,11 @@ struct SwipeTableTests {
   func tableEvents() {
     var state = table()
     run(&state, .row(IdentifiedAction(id: 1, action: .show(.rightToLeft, animated: false, at: 0))))
-    #expect(state.events == [SwipeRowEvent(id: 1, event: .willBeginSwiping), SwipeRowEvent(id: 1, event: .stateChanged(.swipingRightToLeft, gestureActive: false))])
+    #expect(
+      state.events == [
+        SwipeRowEvent(id: 1, event: .willBeginSwiping),
+        SwipeRowEvent(id: 1, event: .stateChanged(.swipingRightToLeft, gestureActive: false)),
+      ])
     run(&state, .row(IdentifiedAction(id: 2, action: .show(.rightToLeft, animated: false, at: 0))))
     // Row 1 starts hiding (animated): its events come with the end of its animation.
     #expect(
@@ -62,7 +75,11 @@ struct SwipeTableTests {
         SwipeRowEvent(id: 2, event: .stateChanged(.swipingRightToLeft, gestureActive: false)),
       ])
     finishAll(&state)
-    #expect(state.events == [SwipeRowEvent(id: 1, event: .willEndSwiping), SwipeRowEvent(id: 1, event: .stateChanged(.none, gestureActive: false))])
+    #expect(
+      state.events == [
+        SwipeRowEvent(id: 1, event: .willEndSwiping),
+        SwipeRowEvent(id: 1, event: .stateChanged(.none, gestureActive: false)),
+      ])
   }
 
   @Test("a touch inside the open row passes through")
@@ -77,7 +94,9 @@ struct SwipeTableTests {
   func shouldHideFalse() {
     var state = table()
     let reducer = SwipeTable<Row>(cell: SwipeCell(shouldHideOnTap: { _ in false }))
-    run(&state, .row(IdentifiedAction(id: 1, action: .show(.rightToLeft, animated: false, at: 0))), reducer: reducer)
+    run(
+      &state, .row(IdentifiedAction(id: 1, action: .show(.rightToLeft, animated: false, at: 0))),
+      reducer: reducer)
     run(&state, .touchDown(rowID: 2, location: .zero, at: 0), reducer: reducer)
     #expect(state.lastTouch == SwipeTouchOutcome(consumed: true, hiddenRowIDs: []))
     #expect(state.openRowIDs == [1])
@@ -120,7 +139,8 @@ struct SwipeTableTests {
     var state = table { $0.allowsMultipleSwipe = true }
     run(
       &state, .row(IdentifiedAction(id: 1, action: .show(.rightToLeft, animated: false, at: 0))),
-      .row(IdentifiedAction(id: 2, action: .show(.leftToRight, animated: false, at: 0))), .closeAll(animated: false, at: 0))
+      .row(IdentifiedAction(id: 2, action: .show(.leftToRight, animated: false, at: 0))),
+      .closeAll(animated: false, at: 0))
     #expect(state.openRowIDs.isEmpty)
     #expect(state.rows.allSatisfy { $0.swipe.offset == 0 })
   }
@@ -129,7 +149,8 @@ struct SwipeTableTests {
   func diagnostics() {
     let seen = Mutex<[Diagnostic.Kind]>([])
     let store = Store(
-      initialState: table(2), reducer: SwipeTable<Row>(), diagnostics: { diagnostic in seen.withLock { $0.append(diagnostic.kind) } })
+      initialState: table(2), reducer: SwipeTable<Row>(),
+      diagnostics: { diagnostic in seen.withLock { $0.append(diagnostic.kind) } })
     store.send(.row(IdentifiedAction(id: 99, action: .hide(animated: true, at: 0))))
     store.send(.row(IdentifiedAction(id: 1, action: .tapButton(index: 7, side: .rightToLeft, at: 0))))
     store.send(.row(IdentifiedAction(id: 1, action: .tapButton(index: -1, side: .leftToRight, at: 0))))

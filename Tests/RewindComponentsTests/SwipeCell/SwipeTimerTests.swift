@@ -21,10 +21,13 @@ struct SwipeTimerTests {
   @Test("a release's animation ends with one event caused by the release, with its actor and correlation")
   func releaseEndsWithOneCausedEvent() async throws {
     let clock = ManualClock()
-    let store = Store(initialState: SwipeCellState.fixture, reducer: SwipeCell().dependency(\.clock, clock), clock: clock, actor: "alice")
+    let store = Store(
+      initialState: SwipeCellState.fixture, reducer: SwipeCell().dependency(\.clock, clock), clock: clock,
+      actor: "alice")
     store.send(.panBegan(translation: SwipeVector(x: -1), at: 10))
     store.send(.panChanged(translation: SwipeVector(x: -120), at: 10.1))
-    store.send(.panEnded(translation: SwipeVector(x: -120), velocity: .zero, at: 10.2), from: .user(actor: "bob"))
+    store.send(
+      .panEnded(translation: SwipeVector(x: -120), velocity: .zero, at: 10.2), from: .user(actor: "bob"))
     #expect(store.state.animation?.to == -180)
     #expect(await clock.waitForSleepers())
     await clock.advance(by: .milliseconds(300))
@@ -45,7 +48,8 @@ struct SwipeTimerTests {
   @Test("an interrupted animation's timer is cancelled: no late event")
   func interruptedTimerIsCancelled() async throws {
     let clock = ManualClock()
-    let store = Store(initialState: SwipeCellState.fixture, reducer: SwipeCell().dependency(\.clock, clock), clock: clock)
+    let store = Store(
+      initialState: SwipeCellState.fixture, reducer: SwipeCell().dependency(\.clock, clock), clock: clock)
     store.send(.show(.rightToLeft, animated: false, at: 0))
     store.send(.hide(animated: true, at: 1))
     #expect(await clock.waitForSleepers())
@@ -57,10 +61,12 @@ struct SwipeTimerTests {
     #expect(store.state.isGestureActive)
   }
 
-  @Test("a finish sent before the timer (by a view sampling past the end) ends it once; the timer is cancelled")
+  @Test(
+    "a finish sent before the timer (by a view sampling past the end) ends it once; the timer is cancelled")
   func viewSentFinish() async throws {
     let clock = ManualClock()
-    let store = Store(initialState: SwipeCellState.fixture, reducer: SwipeCell().dependency(\.clock, clock), clock: clock)
+    let store = Store(
+      initialState: SwipeCellState.fixture, reducer: SwipeCell().dependency(\.clock, clock), clock: clock)
     store.send(.show(.rightToLeft, animated: true, at: 0))
     #expect(await clock.waitForSleepers())
     #expect(store.state.isAnimationFinished(at: 0.5))
@@ -80,7 +86,8 @@ struct SwipeTimerTests {
     cell.allowsMultipleSwipe = true
     let rows = IdentifiedArray(uniqueElements: (1...3).map { Row(id: $0, swipe: cell) })
     let store = Store(
-      initialState: SwipeTableState(rows: rows), reducer: SwipeTable<Row>().dependency(\.clock, clock), clock: clock)
+      initialState: SwipeTableState(rows: rows), reducer: SwipeTable<Row>().dependency(\.clock, clock),
+      clock: clock)
     store.send(.row(IdentifiedAction(id: 1, action: .show(.rightToLeft, animated: true, at: 0))))
     store.send(.row(IdentifiedAction(id: 3, action: .show(.leftToRight, animated: true, at: 0))))
     #expect(store.state.animatingRowIDs == [1, 3])
@@ -104,7 +111,8 @@ struct SwipeTimerTests {
     cell.rightExpansion.fillOnTrigger = true
     let rows = IdentifiedArray(uniqueElements: [Row(id: 7, swipe: cell)])
     let store = Store(
-      initialState: SwipeTableState(rows: rows), reducer: SwipeTable<Row>().dependency(\.clock, clock), clock: clock)
+      initialState: SwipeTableState(rows: rows), reducer: SwipeTable<Row>().dependency(\.clock, clock),
+      clock: clock)
     store.send(.row(IdentifiedAction(id: 7, action: .panBegan(translation: SwipeVector(x: -1), at: 0))))
     store.send(.row(IdentifiedAction(id: 7, action: .panChanged(translation: SwipeVector(x: -300), at: 0.1))))
     store.send(.row(IdentifiedAction(id: 7, action: .panEnded(translation: .zero, velocity: .zero, at: 0.2))))
@@ -115,7 +123,8 @@ struct SwipeTimerTests {
     let end = try #require(try store.journal.events(in: 4...4).first)
     #expect(end.metadata.source == .effect(cause: 3))
     #expect(
-      store.state.events.map(\.event).contains(.buttonTapped(SwipeButtonTap(index: 0, direction: .rightToLeft, fromExpansion: true))))
+      store.state.events.map(\.event).contains(
+        .buttonTapped(SwipeButtonTap(index: 0, direction: .rightToLeft, fromExpansion: true))))
   }
 
   @Test("resuming after a restore: a running animation gets a new timer; one already over ends at once")
@@ -124,13 +133,16 @@ struct SwipeTimerTests {
     let rows = IdentifiedArray(uniqueElements: (1...2).map { Row(id: $0, swipe: SwipeCellState.fixture) })
     let initial = SwipeTableState(rows: rows)
     do {
-      let first = try Store(initialState: initial, reducer: SwipeTable<Row>().dependency(\.clock, ManualClock()), journal: journal)
+      let first = try Store(
+        initialState: initial, reducer: SwipeTable<Row>().dependency(\.clock, ManualClock()), journal: journal
+      )
       first.send(.row(IdentifiedAction(id: 2, action: .show(.rightToLeft, animated: true, at: 5))))
       first.cancelAllEffects()  // the process ends: its timer goes with it
     }
     let clock = ManualClock()
     let restored = try Store(
-      initialState: initial, reducer: SwipeTable<Row>().dependency(\.clock, clock), journal: journal, clock: clock)
+      initialState: initial, reducer: SwipeTable<Row>().dependency(\.clock, clock), journal: journal,
+      clock: clock)
     #expect(restored.state.animatingRowIDs == [2])
     restored.send(.resumeAnimations(at: 5.1))
     #expect(restored.state.animatingRowIDs == [2], "still running at 5.1")
@@ -142,7 +154,8 @@ struct SwipeTimerTests {
     #expect(restored.state.rows[id: 2]?.swipe.offset == -180)
 
     var over = initial
-    _ = SwipeTable<Row>().reduce(into: &over, action: .row(IdentifiedAction(id: 1, action: .show(.leftToRight, animated: true, at: 0))))
+    _ = SwipeTable<Row>().reduce(
+      into: &over, action: .row(IdentifiedAction(id: 1, action: .show(.leftToRight, animated: true, at: 0))))
     _ = SwipeTable<Row>().reduce(into: &over, action: .resumeAnimations(at: 9))
     #expect(over.animatingRowIDs.isEmpty)
     #expect(over.rows[id: 1]?.swipe.offset == 80)

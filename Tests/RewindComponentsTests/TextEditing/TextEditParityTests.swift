@@ -1,8 +1,9 @@
 import Foundation
 import Rewind
-@testable import RewindComponents
 import RewindTesting
 import Testing
+
+@testable import RewindComponents
 
 /// Drives a text editor directly and collects its events.
 struct EditDriver {
@@ -10,7 +11,10 @@ struct EditDriver {
   var reducer: TextEditor
   var events: [TextEditEvent] = []
 
-  init(title: String = "", reducer: TextEditor = TextEditor(), configure: (inout TextEditConfiguration) -> Void = { _ in }) {
+  init(
+    title: String = "", reducer: TextEditor = TextEditor(),
+    configure: (inout TextEditConfiguration) -> Void = { _ in }
+  ) {
     var configuration = TextEditConfiguration()
     configuration.isEditingEnabled = true
     configure(&configuration)
@@ -46,7 +50,8 @@ struct TextEditParityTests {
   @Test("MK-3 regex contains-semantics and invalid patterns")
   func regex() {
     #expect(ValidationRule.regex("[0-9]", message: "digit").validate("abc1") == .valid)
-    #expect(ValidationRule.regex("^[0-9]+$", message: "digits only").validate("abc1") == .invalid("digits only"))
+    #expect(
+      ValidationRule.regex("^[0-9]+$", message: "digits only").validate("abc1") == .invalid("digits only"))
     #expect(ValidationRule.regex("[", message: "custom").validate("x") == .invalid("Invalid regex pattern"))
   }
 
@@ -57,15 +62,20 @@ struct TextEditParityTests {
 
   @Test("MK-6 corrected: end reports the rule that failed and keeps editing")
   func endReportsFailingRule() {
-    var driver = EditDriver(reducer: TextEditor(rules: [.custom(message: "never") { _ in true }, .length(max: 3)]))
+    var driver = EditDriver(
+      reducer: TextEditor(rules: [.custom(message: "never") { _ in true }, .length(max: 3)]))
     driver.send(.begin, .setText("abcd"), .end)
-    #expect(driver.events.last == .validationFailed(ValidationError(ruleName: "length", message: "Text must have maximum 3 characters")))
+    #expect(
+      driver.events.last
+        == .validationFailed(
+          ValidationError(ruleName: "length", message: "Text must have maximum 3 characters")))
     #expect(driver.state.isEditing)
   }
 
   @Test("MK-7 commit with a failing rule is silent")
   func silentCommit() {
-    var driver = EditDriver(reducer: TextEditor(rules: [.custom(message: "never") { _ in true }, .length(max: 3)]))
+    var driver = EditDriver(
+      reducer: TextEditor(rules: [.custom(message: "never") { _ in true }, .length(max: 3)]))
     driver.send(.begin, .setText("abcd"))
     driver.events = []
     driver.send(.commit)
@@ -126,7 +136,8 @@ struct TextEditParityTests {
       $0.characterCountDisplay = .remaining
     }
     driver.send(.begin)
-    #expect(driver.state.characterCount == CharacterCountLabel(text: "5 characters remaining", isWarning: true))
+    #expect(
+      driver.state.characterCount == CharacterCountLabel(text: "5 characters remaining", isWarning: true))
   }
 
   @Test("MK-15 count without a maximum")
@@ -134,7 +145,9 @@ struct TextEditParityTests {
     var driver = EditDriver(title: "seven77") { $0.characterCountDisplay = .count }
     driver.send(.begin)
     #expect(driver.state.characterCount == CharacterCountLabel(text: "7", isWarning: false))
-    #expect(CharacterCountLabel.make(style: .both, count: 3, maximum: 20) == CharacterCountLabel(text: "3/20 (17 remaining)", isWarning: false))
+    #expect(
+      CharacterCountLabel.make(style: .both, count: 3, maximum: 20)
+        == CharacterCountLabel(text: "3/20 (17 remaining)", isWarning: false))
     #expect(CharacterCountLabel.make(style: .both, count: 3, maximum: nil)?.text == "")
     #expect(CharacterCountLabel.make(style: .count, count: 21, maximum: 20)?.isWarning == true)
   }
@@ -201,7 +214,9 @@ struct TextEditParityTests {
     driver.state.isDelegateAttached = false
     driver.send(.begin, .autoSaveFired(session: 1), .autoSaveFired(session: 1))
     #expect(driver.events.isEmpty)
-    var declined = EditDriver(title: "draft", reducer: TextEditor(shouldAutoSave: { _ in false })) { $0.autoSaveInterval = 2 }
+    var declined = EditDriver(title: "draft", reducer: TextEditor(shouldAutoSave: { _ in false })) {
+      $0.autoSaveInterval = 2
+    }
     declined.send(.begin, .autoSaveFired(session: 1))
     #expect(declined.events == [.didBeginEditing])
   }
@@ -215,7 +230,8 @@ struct TextEditParityTests {
     let journal = InMemoryJournal<TextEditAction>()
     let initial = TextEditState(title: "draft", configuration: configuration)
     let store = try Store(
-      initialState: initial, reducer: TextEditor().dependency(\.clock, clock), journal: journal, clock: clock, actor: "ana")
+      initialState: initial, reducer: TextEditor().dependency(\.clock, clock), journal: journal, clock: clock,
+      actor: "ana")
     store.send(.begin)
     #expect(await clock.waitForSleepers())
     await clock.advance(by: .seconds(2))
@@ -227,7 +243,8 @@ struct TextEditParityTests {
     store.cancelAllEffects()  // the process ends while editing
 
     let later = ManualClock()
-    let restored = try Store(initialState: initial, reducer: TextEditor().dependency(\.clock, later), journal: journal, clock: later)
+    let restored = try Store(
+      initialState: initial, reducer: TextEditor().dependency(\.clock, later), journal: journal, clock: later)
     #expect(restored.state.isEditing)
     restored.send(.resumeAutoSave)
     #expect(await later.waitForSleepers())
@@ -283,7 +300,8 @@ struct TextEditParityTests {
     let deltas: [Double] = [30, 60, 3599, 3600, 86399, 86400, 604799, 604800, -86400]
     let texts = deltas.map { formatter.string(from: now.addingTimeInterval(-$0), style: .relative, now: now) }
     let medium = formatter.string(from: now.addingTimeInterval(-604800), style: .medium, now: now)
-    #expect(texts == ["Just now", "1m ago", "59m ago", "1h ago", "23h ago", "1d ago", "6d ago", medium, "in 1d"])
+    #expect(
+      texts == ["Just now", "1m ago", "59m ago", "1h ago", "23h ago", "1d ago", "6d ago", medium, "in 1d"])
     #expect(medium == "25 Dec 2023")
   }
 
@@ -297,7 +315,9 @@ struct TextEditParityTests {
 
   @Test("MK-23 badge values")
   func badge() {
-    #expect([BadgeValue.integer(0), .integer(3), .decimal(3.14), .text(""), .unsupported].map(MetadataViews.badgeText) == [nil, "3", "3.1", nil, nil])
+    #expect(
+      [BadgeValue.integer(0), .integer(3), .decimal(3.14), .text(""), .unsupported].map(
+        MetadataViews.badgeText) == [nil, "3", "3.1", nil, nil])
     #expect(MetadataViews.badgeSize(textWidth: 30).width == 42)
     #expect(MetadataViews.badgeSize(textWidth: 4).cornerRadius == 12)
   }
@@ -418,7 +438,8 @@ struct TextEditDocExampleTests {
     configuration.characterCountDisplay = .remaining
     configuration.autoSaveInterval = 5
     let editor = TextEditor(rules: [.length(min: 1), .regex("^[^<>]*$", message: "No angle brackets")])
-    let store = Store(initialState: TextEditState(title: "Groceries", configuration: configuration), reducer: editor)
+    let store = Store(
+      initialState: TextEditState(title: "Groceries", configuration: configuration), reducer: editor)
     store.send(.begin)
     store.send(.input(location: 9, length: 0, replacement: " list"))
     #expect(store.state.characterCount?.text == "26 characters remaining")

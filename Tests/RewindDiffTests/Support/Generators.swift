@@ -33,7 +33,9 @@ struct PairGenerator {
     }
     var budget = 300 - target.reduce(0) { $0 + $1.elements.count }
     for index in target.indices {
-      let edits = edited(target[index].elements, alphabet: elementAlphabet, limit: target[index].elements.count + max(0, budget))
+      let edits = edited(
+        target[index].elements, alphabet: elementAlphabet,
+        limit: target[index].elements.count + max(0, budget))
       budget -= edits.count - target[index].elements.count
       target[index] = TestSection(model: target[index].model, elements: edits)
     }

@@ -33,7 +33,9 @@ struct IDIndex<ID: Hashable> {
   static func build(ids: [ID], labels: [UInt64]) -> (index: IDIndex, duplicate: ID?) {
     var entries: [(hash: UInt64, entry: IDIndexEntry<ID>)] = []
     entries.reserveCapacity(ids.count)
-    for (id, label) in zip(ids, labels) { entries.append((Self.hash(id), IDIndexEntry(id: id, label: label))) }
+    for (id, label) in zip(ids, labels) {
+      entries.append((Self.hash(id), IDIndexEntry(id: id, label: label)))
+    }
     entries.sort { $0.hash < $1.hash }
     // Equal ids have equal hashes, so a repeated id sits in a run of equal hashes (almost always of one).
     var duplicate: ID?

@@ -59,7 +59,9 @@ extension PersistentTree {
     var result: [UInt64] = []
     result.reserveCapacity(count)
     forEachLeaf { leaf in
-      if leaf.isKeyed { result.append(contentsOf: UnsafeBufferPointer(start: leaf.labels, count: leaf.width)) }
+      if leaf.isKeyed {
+        result.append(contentsOf: UnsafeBufferPointer(start: leaf.labels, count: leaf.width))
+      }
     }
     return result
   }

@@ -344,7 +344,9 @@ extension TreeNode {
     if isLeaf {
       let removed: Value? = vacated ? nil : (slots + offset).move()
       (slots + offset).moveInitialize(from: slots + (offset &+ 1), count: width &- offset &- 1)
-      if isKeyed { (labels + offset).moveInitialize(from: labels + (offset &+ 1), count: width &- offset &- 1) }
+      if isKeyed {
+        (labels + offset).moveInitialize(from: labels + (offset &+ 1), count: width &- offset &- 1)
+      }
       width &-= 1
       return removed
     }

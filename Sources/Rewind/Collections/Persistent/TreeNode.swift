@@ -266,7 +266,9 @@ final class TreeNode<Value> {
   /// Makes child `index` referenced by this node alone, copying it if it is shared.
   @inlinable
   func makeChildUnique(_ index: Int) {
-    if !isKnownUniquelyReferenced(&childSlots[index]) { childSlots[index] = TreeNode(copying: childSlots[index]) }
+    if !isKnownUniquelyReferenced(&childSlots[index]) {
+      childSlots[index] = TreeNode(copying: childSlots[index])
+    }
   }
 
   /// Recomputes `ends` (and the child keys, when keyed) from child `index` on.
@@ -323,7 +325,9 @@ struct LeafSpot {
   @usableFromInline var offset: Int
 
   @inlinable
-  init(labels: UnsafeMutablePointer<UInt64>, values: UnsafeMutableRawPointer, width: Int, base: Int, offset: Int) {
+  init(
+    labels: UnsafeMutablePointer<UInt64>, values: UnsafeMutableRawPointer, width: Int, base: Int, offset: Int
+  ) {
     (self.labels, self.values, self.width, self.base, self.offset) = (labels, values, width, base, offset)
   }
 
