@@ -31,14 +31,14 @@ public final class FileJournal<Action: Codable & Sendable>: Journal {
   private let restoredFrom = Locked<SnapshotRecovery?>(nil)
   /// `Action` as a ``VersionedAction``, when it is one: checked once, not per event.
   private let isVersioned = Action.self is any VersionedAction.Type
-  /// ``readSchemaVersion``, found once: the conformance lookup behind it cost 300 instructions per replayed event.
-  @usableFromInline let schemaVersion = FileJournal.readSchemaVersion
+  /// Turns records into events, as every reader of a log does.
+  @usableFromInline let decoder: EventDecoder<Action>
   /// Whether `Action` is an enum, found by reflection on the first action: 0 unknown, 1 no, 2 yes.
   private let isEnum = Atomic<UInt8>(0)
   /// Checks the hash chain read on open, on another thread (see ``finishChainCheck()``).
   private let chainCheck: ChainCheck
   /// The codec of a ``BinaryCodable`` action type, which bypasses `Codable`.
-  @usableFromInline let direct = DirectCodec<Action>.make()
+  private var direct: DirectCodec<Action>? { decoder.direct }
 
   private func actionIsEnum(_ action: Action) -> Bool {
     switch isEnum.load(ordering: .relaxed) {
@@ -97,6 +97,7 @@ public final class FileJournal<Action: Codable & Sendable>: Journal {
     self.directory = directory
     self.options = options
     self.upcasters = upcasters
+    decoder = EventDecoder(upcasters: upcasters)
     self.fileSystem = fileSystem
     let chainCheck = ChainCheck(key: options.chainKey)
     self.chainCheck = chainCheck
@@ -341,31 +342,15 @@ public final class FileJournal<Action: Codable & Sendable>: Journal {
   @inlinable
   public func forEachEvent(from sequence: UInt64, _ body: (Event<Action>) throws -> Void) throws {
     try forEachRecord(from: max(sequence, 1), through: nil) { record, location in
-      try body(try decodeCommonCase(record, at: location))
+      try body(try decoder.decodeCommonCase(record, at: location))
     }
-  }
-
-  /// ``decode(_:at:)`` for the common case: an action of the current schema version, in the binary codec,
-  /// of a ``BinaryCodable`` type. Anything else, and any failure, goes the general way, which also names
-  /// the error.
-  @inlinable
-  func decodeCommonCase(_ record: EventRecord, at location: EventLocation) throws -> Event<Action> {
-    if record.kind == .action, record.codec == .binary, record.schemaVersion == schemaVersion, let direct {
-      var reader = BinaryReader(record.bytes, record.payloadRange)
-      if let action = try? direct.decode(&reader), reader.isAtEnd {
-        return Event(
-          sequence: location.sequence, timestamp: record.timestamp, metadata: record.metadata,
-          payload: .action(action))
-      }
-    }
-    return try decode(record, at: location)
   }
 
   /// The events whose sequence numbers lie in `range`, read back from the segments.
   public func events(in range: ClosedRange<UInt64>) throws -> [Event<Action>] {
     var events: [Event<Action>] = []
     try forEachRecord(from: max(range.lowerBound, 1), through: range.upperBound) { record, location in
-      events.append(try decode(record, at: location))
+      events.append(try decoder.decode(record, at: location))
     }
     return events
   }
@@ -470,97 +455,7 @@ public final class FileJournal<Action: Codable & Sendable>: Journal {
 
   /// The schema version the app reads: `Action.schemaVersion` for a ``VersionedAction``, otherwise 1.
   public static var readSchemaVersion: UInt64 {
-    (Action.self as? any VersionedAction.Type)?.schemaVersion ?? 1
-  }
-
-  @usableFromInline
-  func decode(_ record: EventRecord, at location: EventLocation) throws -> Event<Action> {
-    if record.kind == .action, record.schemaVersion != schemaVersion {
-      return try decodeUpcasting(record, at: location)
-    }
-    let payload: EventPayload<Action>
-    do {
-      switch (record.kind, record.codec) {
-      case (.action, .binary):
-        if let direct {
-          var reader = BinaryReader(record.bytes, record.payloadRange)
-          guard let action = try direct.decode(&reader) else {
-            throw BinaryCodecError.trailingBytes(offset: 0)
-          }
-          guard reader.isAtEnd else {
-            throw BinaryCodecError.trailingBytes(offset: reader.offset - record.payloadRange.lowerBound)
-          }
-          payload = .action(action)
-        } else {
-          payload = .action(try StreamDecoding.decode(Action.self, from: record.bytes, record.payloadRange))
-        }
-      case (.command, .binary):
-        payload = .command(
-          try StreamDecoding.decode(HistoryCommand.self, from: record.bytes, record.payloadRange))
-      case (.action, .json):
-        payload = .action(try JSONDecoder().decode(Action.self, from: Data(record.payload)))
-      case (.command, .json):
-        payload = .command(try JSONDecoder().decode(HistoryCommand.self, from: Data(record.payload)))
-      }
-    } catch {
-      // The payload is the action itself: its coding paths start at the action.
-      throw Self.decodingFailure(
-        error, typeName: record.typeName, version: record.schemaVersion, at: location,
-        actionPath: record.kind == .action ? [] : ["-"])
-    }
-    return Event(
-      sequence: location.sequence, timestamp: record.timestamp, metadata: record.metadata, payload: payload)
-  }
-
-  /// Decodes an event of another schema version: as a tree, upcast, then as `Event<Action>`.
-  private func decodeUpcasting(_ record: EventRecord, at location: EventLocation) throws -> Event<Action> {
-    let target = schemaVersion
-    var tree: BinaryValue
-    do {
-      tree = try record.tree(sequence: location.sequence)
-    } catch {
-      throw FileJournalError.undecodableEvent(
-        sequence: location.sequence, typeName: record.typeName, schemaVersion: record.schemaVersion,
-        reason: String(describing: error))
-    }
-    let (typeName, version) = try record.upcast(&tree, to: target, with: upcasters, at: location)
-    do {
-      switch record.codec {
-      case .binary: return try BinaryDecoder().decode(Event<Action>.self, from: tree)
-      case .json:
-        // Back through JSON text, so JSONDecoder's own conventions (dates, data) still apply.
-        guard let text = tree.jsonText else { throw BinaryCodecError.trailingBytes(offset: 0) }
-        return try JSONDecoder().decode(Event<Action>.self, from: Data(text.utf8))
-      }
-    } catch {
-      throw Self.decodingFailure(error, typeName: typeName, version: version, at: location)
-    }
-  }
-
-  /// An unknown enum case shows as a type mismatch at the action itself; anything else is a payload that
-  /// does not fit.
-  private static func decodingFailure(
-    _ error: any Error, typeName: String, version: UInt64, at location: EventLocation,
-    actionPath: [String] = Array(EventRecord.actionPath)
-  ) -> FileJournalError {
-    if case .unknownCase(let name, _)? = error as? BinaryCodecError, actionPath.isEmpty {
-      return .unknownEventType(
-        typeName, schemaVersion: version, at: location, reason: "unknown case \"\(name)\"")
-    }
-    if let decoding = error as? DecodingError {
-      let context: DecodingError.Context?
-      switch decoding {
-      case .typeMismatch(_, let found), .dataCorrupted(let found): context = found
-      default: context = nil
-      }
-      if let context, context.codingPath.map(\.stringValue) == actionPath {
-        return .unknownEventType(
-          typeName, schemaVersion: version, at: location, reason: context.debugDescription)
-      }
-    }
-    return .undecodableEvent(
-      sequence: location.sequence, typeName: typeName, schemaVersion: version,
-      reason: String(describing: error))
+    EventDecoder<Action>.readSchemaVersion
   }
 }
 

@@ -27,41 +27,4 @@ extension EventRecord {
       }
     }
   }
-
-  /// Decodes the record as `Event<Action>`, upcasting an older schema version through `upcasters`: the
-  /// same rules as ``FileJournal``'s reading, for readers that do not open the log.
-  func decodeEvent<Action: Codable & Sendable>(
-    _ type: Action.Type, at location: RecordLocation, upcasters: EventUpcasters
-  ) throws -> Event<Action> {
-    let sequence = location.event.sequence
-    let target = FileJournal<Action>.readSchemaVersion
-    var typeName = self.typeName
-    var version = schemaVersion
-    let event: Event<Action>
-    do {
-      // The envelope and payload as the tree of `Event`'s encoding: what upcasters work on.
-      var tree = try tree(sequence: sequence)
-      if schemaVersion != target {
-        (typeName, version) = try upcast(&tree, to: target, with: upcasters, at: location.event)
-      }
-      switch codec {
-      case .binary: event = try BinaryDecoder().decode(Event<Action>.self, from: tree)
-      case .json:
-        // Back through JSON text, so JSONDecoder's own conventions (dates, data) still apply.
-        guard let text = tree.jsonText else { throw BinaryCodecError.trailingBytes(offset: 0) }
-        event = try JSONDecoder().decode(Event<Action>.self, from: Data(text.utf8))
-      }
-    } catch let error as FileJournalError {
-      throw error
-    } catch {
-      throw FileJournalError.undecodableEvent(
-        sequence: sequence, typeName: typeName, schemaVersion: version, reason: String(describing: error))
-    }
-    guard event.sequence == sequence else {
-      throw FileJournalError.undecodableEvent(
-        sequence: sequence, typeName: typeName, schemaVersion: version,
-        reason: "it carries sequence number \(event.sequence)")
-    }
-    return event
-  }
 }

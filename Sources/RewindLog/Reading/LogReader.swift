@@ -91,8 +91,9 @@ public struct LogReader: Sendable {
     as type: Action.Type, upcasters: EventUpcasters = EventUpcasters(), from first: UInt64 = 1,
     through last: UInt64? = nil, _ body: (Event<Action>) throws -> Void
   ) throws {
-    try forEachRecord(from: first, through: last) { sequence, record, location in
-      try body(try record.decodeEvent(Action.self, at: location, upcasters: upcasters))
+    let decoder = EventDecoder<Action>(upcasters: upcasters)
+    try forEachRecord(from: first, through: last) { _, record, location in
+      try body(try decoder.decode(record, at: location.event))
     }
   }
 
