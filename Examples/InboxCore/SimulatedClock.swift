@@ -1,4 +1,4 @@
-import Synchronization
+import Rewind
 
 /// The scripted session's clock: simulated time that moves only when the session moves it.
 ///
@@ -32,7 +32,7 @@ public final class SimulatedClock: Clock, Sendable {
     var tickets: UInt64 = 0
   }
 
-  private let timeline = Mutex(Timeline())
+  private let timeline = Locked(Timeline())
 
   /// A clock at simulated time zero.
   public init() {}

@@ -1,6 +1,6 @@
 import Foundation
+import Rewind
 import RewindTestSupport
-import Synchronization
 
 /// The built `Inbox` executable: next to the test bundle (the test target depends on it, so `swift test`
 /// builds it), or `REWIND_INBOX` when set.
@@ -24,7 +24,7 @@ func strippingEscapes(_ text: String) -> String {
 /// test with a message instead of stalling the suite.
 final class Watchdog: Sendable {
   private final class Flags: Sendable {
-    let value = Mutex((finished: false, fired: false))
+    let value = Locked((finished: false, fired: false))
   }
 
   private let flags = Flags()

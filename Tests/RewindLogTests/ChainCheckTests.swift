@@ -2,7 +2,6 @@ import Foundation
 import Rewind
 import RewindTestSupport
 import RewindTesting
-import Synchronization
 import Testing
 
 @testable import RewindLog
@@ -189,7 +188,7 @@ import Testing
 
 /// A thread-safe count of the actions a reducer saw.
 final class SeenCount: Sendable {
-  private let count = Mutex(0)
+  private let count = Locked(0)
   var value: Int { count.withLock { $0 } }
   func increment() { count.withLock { $0 += 1 } }
 }

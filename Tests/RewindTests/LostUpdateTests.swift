@@ -1,7 +1,6 @@
 import Foundation
 import Observation
 import Rewind
-import Synchronization
 import Testing
 
 /// Several threads send while an observer re-reads the state after each notification: the observer must
@@ -117,7 +116,7 @@ final class ReReadingObserver: Sendable {
 
   private let store: Store<Counter.State, Counter.Action>
   private let reRead: LostUpdateTests.ReRead
-  private let statusBox = Mutex(Status())
+  private let statusBox = Locked(Status())
 
   init(store: Store<Counter.State, Counter.Action>, reRead: LostUpdateTests.ReRead) {
     self.store = store
@@ -158,7 +157,7 @@ final class ReReadingObserver: Sendable {
 final class RowObserver: Sendable {
   private let row: ScopedStore<Mail, MailRow.Action>
   private let reRead: LostUpdateTests.ReRead
-  private let seenBox = Mutex("")
+  private let seenBox = Locked("")
 
   init(row: ScopedStore<Mail, MailRow.Action>, reRead: LostUpdateTests.ReRead) {
     self.row = row

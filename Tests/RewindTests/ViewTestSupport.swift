@@ -1,7 +1,6 @@
 import Foundation
 import Observation
 import Rewind
-import Synchronization
 
 /// Counts how often what `read` reads is reported changed, re-reading (and so tracking again) when told,
 /// the way a view re-renders.
@@ -15,11 +14,11 @@ final class InvalidationProbe<Value: Sendable>: Sendable {
   }
 
   private let read: @Sendable () -> Value
-  private let counts: Mutex<Counts>
+  private let counts: Locked<Counts>
 
   init(_ read: @escaping @Sendable () -> Value) {
     self.read = read
-    counts = Mutex(Counts())
+    counts = Locked(Counts())
     track()
   }
 
