@@ -98,8 +98,9 @@ import Testing
       #expect("check first: \(checkFirst)") {
         _ = try open(directory.path, seen: SeenCount(), checkFirst: checkFirst)
       } throws: { error in
-        guard case FileJournalError.tampered(let segment, let offset, let last) = error else { return false }
-        return segment == tampered.segment && offset == tampered.offset && last == tampered.first - 1
+        guard let error = error as? FileJournalError, error.code == .tampered else { return false }
+        return error.location == LogLocation(segment: tampered.segment, offset: tampered.offset)
+          && error.lastGoodSequence == tampered.first - 1
       }
     }
     // The journal alone, and verification, say the same.
@@ -119,8 +120,8 @@ import Testing
     #expect {
       _ = try open(directory.path, seen: seen)
     } throws: { error in
-      guard case FileJournalError.tampered(let segment, let offset, _) = error else { return false }
-      return segment == tampered.segment && offset == tampered.offset
+      guard let error = error as? FileJournalError, error.code == .tampered else { return false }
+      return error.location == LogLocation(segment: tampered.segment, offset: tampered.offset)
     }
   }
 

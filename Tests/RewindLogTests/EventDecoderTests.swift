@@ -42,13 +42,15 @@ private enum NumberAction: Codable, Sendable { case add(Int) }
     case .unknownCase:
       try write([NotesWithArchive.add("a"), .archive(index: 0)], to: directory.path, options: options)
       try expectSameError(NotesV1.self, EventUpcasters(), in: directory.path, options: options) {
-        guard case .unknownEventType("archive", schemaVersion: 1, let at, _) = $0 else { return false }
-        return at.sequence == 2
+        $0.code == .unknownEventType && $0.eventType == "archive" && $0.schemaVersion == 1
+          && $0.location?.sequence == 2
       }
     case .wrongShape:
       try write([TextAction.add("a")], to: directory.path, options: options)
       try expectSameError(NumberAction.self, EventUpcasters(), in: directory.path, options: options) {
-        guard case .undecodableEvent(sequence: 1, typeName: "add", schemaVersion: 1, _) = $0 else {
+        guard $0.code == .undecodableEvent, $0.location?.sequence == 1, $0.eventType == "add",
+          $0.schemaVersion == 1
+        else {
           return false
         }
         return true
@@ -56,14 +58,15 @@ private enum NumberAction: Codable, Sendable { case add(Int) }
     case .noUpcastPath:
       try write([NotesV1.add("a")], to: directory.path, options: options)
       try expectSameError(NotesV3.self, EventUpcasters(), in: directory.path, options: options) {
-        guard case .noUpcastPath("add", from: 1, to: 3, missingStep: 1, let at) = $0 else { return false }
-        return at.sequence == 1
+        guard let place = $0.location.flatMap(EventLocation.init), place.sequence == 1 else { return false }
+        return $0 == .noUpcastPath("add", from: 1, to: 3, missingStep: 1, at: place)
       }
     case .upcastThrows:
       try write([NotesV1.add("a")], to: directory.path, options: options)
       try expectSameError(NotesV2.self, Self.throwing, in: directory.path, options: options) {
-        guard case .upcastFailed("add", schemaVersion: 1, let at, let reason) = $0 else { return false }
-        return at.sequence == 1 && reason.contains("the step refuses")
+        $0.code == .upcastFailed && $0.eventType == "add" && $0.schemaVersion == 1
+          && $0.location?.sequence == 1
+          && $0.description.contains("the step refuses")
       }
     }
   }

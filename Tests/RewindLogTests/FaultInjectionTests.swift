@@ -105,8 +105,7 @@ import Testing
     #expect(durable == 0)
     // The failure is not retried away: later appends are refused although the disk works again.
     #expect { try journal.append(event(2)) } throws: { error in
-      if case FileJournalError.durabilityLost = error { return true }
-      return false
+      (error as? FileJournalError)?.code == .durabilityLost
     }
     #expect(throws: FileJournalError.self) { try journal.close() }
     let reopened = try FileJournal<Note>(directory: "/log", options: testOptions, fileSystem: fileSystem)
@@ -152,8 +151,10 @@ import Testing
     #expect {
       _ = try FileJournal<Note>(directory: "/log", options: testOptions, fileSystem: fileSystem)
     } throws: { error in
-      if case FileJournalError.io(let cause) = error { return cause.operation == "sync" && cause.code == EIO }
-      return false
+      guard let error = error as? FileJournalError, error.code == .io, let cause = error.underlying else {
+        return false
+      }
+      return cause.operation == "sync" && cause.code == EIO
     }
     // The directory was released: a later open works.
     let reopened = try FileJournal<Note>(directory: "/log", options: testOptions, fileSystem: fileSystem)

@@ -54,8 +54,7 @@ import Testing
     #expect {
       _ = try FileJournal<Note>(directory: directory.path)
     } throws: { error in
-      if case FileJournalError.locked(let path) = error { return path == directory.path }
-      return false
+      (error as? FileJournalError) == .locked(directory: directory.path)
     }
     try journal.close()
     _ = try FileJournal<Note>(directory: directory.path)
@@ -68,8 +67,7 @@ import Testing
     #expect(throws: JournalError.sequenceGap(expected: 2, received: 3)) { try journal.append(event(3)) }
     try journal.close()
     #expect { try journal.append(event(2)) } throws: { error in
-      if case FileJournalError.closed = error { return true }
-      return false
+      (error as? FileJournalError)?.code == .closed
     }
   }
 
@@ -174,8 +172,8 @@ final class DiagnosticLog: Sendable {
     await #expect {
       try await store.waitForDurability()
     } throws: { error in
-      guard let refused = error as? RefusedEventError,
-        case FileJournalError.eventTooLarge(20, _)? = refused.reason as? FileJournalError
+      guard let refused = error as? RefusedEventError, let reason = refused.reason as? FileJournalError,
+        reason.code == .eventTooLarge, reason.location?.sequence == 20
       else { return false }
       return refused.sequence == 20
     }
@@ -190,8 +188,8 @@ final class DiagnosticLog: Sendable {
     await #expect {
       try await journal.waitForDurability(through: 40)
     } throws: { error in
-      if case FileJournalError.eventTooLarge(20, _) = error { return true }
-      return false
+      guard let error = error as? FileJournalError else { return false }
+      return error.code == .eventTooLarge && error.location?.sequence == 20
     }
     try journal.close()
     let reopened = try Store.open(directory: directory.path, initialState: Notes.State(), reducer: Notes())
@@ -210,8 +208,8 @@ final class DiagnosticLog: Sendable {
     await #expect {
       try await store.waitForDurability()
     } throws: { error in
-      guard let refused = error as? RefusedEventError,
-        case FileJournalError.unencodableEvent(2, _)? = refused.reason as? FileJournalError
+      guard let refused = error as? RefusedEventError, let reason = refused.reason as? FileJournalError,
+        reason.code == .unencodableEvent, reason.location?.sequence == 2
       else { return false }
       return refused.sequence == 2
     }

@@ -84,22 +84,22 @@ import Testing
     do {
       _ = try open(keyed, key: nil)
     } catch let error as FileJournalError {
-      guard case .keyRequired(let segment) = error else { throw error }
-      #expect(segment == first)
+      guard error.code == .keyRequired else { throw error }
+      #expect(error.location?.segment == first)
     }
     do {
       _ = try open(keyed, key: Self.otherKey)
       Issue.record("opened with the wrong key")
     } catch let error as FileJournalError {
-      guard case .wrongKey(let segment) = error else { throw error }
-      #expect(segment == first)
+      guard error.code == .wrongKey else { throw error }
+      #expect(error.location?.segment == first)
     }
     let plain = try makeLog(count: 5, key: nil)
     do {
       _ = try open(plain, key: Self.key)
       Issue.record("opened an unkeyed log with a key")
     } catch let error as FileJournalError {
-      guard case .notKeyed = error else { throw error }
+      guard error.code == .notKeyed else { throw error }
     }
     // The same errors from verification and repair, before anything is read or moved.
     #expect(throws: FileJournalError.keyRequired(segment: first)) {

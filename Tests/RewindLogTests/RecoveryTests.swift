@@ -95,11 +95,11 @@ import Testing
           )
           try journal.close()
         } catch let error as FileJournalError {
-          switch error {
-          case .corrupted(let segment, let offset, let last, _), .tampered(let segment, let offset, let last):
-            #expect(segment == name, "flip at \(name):\(position)")
-            #expect(offset <= UInt64(position), "flip at \(name):\(position)")
-            #expect(last < 20)
+          switch error.code {
+          case .corrupted, .tampered:
+            #expect(error.location?.segment == name, "flip at \(name):\(position)")
+            #expect((error.location?.offset ?? .max) <= UInt64(position), "flip at \(name):\(position)")
+            #expect((error.lastGoodSequence ?? .max) < 20)
             #expect(throws: FileJournalError.self, "flip at \(name):\(position)") {
               try FileJournal<Note>.verify(directory: "/log", fileSystem: fileSystem)
             }
@@ -124,10 +124,9 @@ import Testing
     #expect {
       _ = try open(fileSystem)
     } throws: { error in
-      guard case FileJournalError.corrupted(let segment, let offset, let last, _) = error else {
-        return false
-      }
-      return segment == name && offset == UInt64(firstFrame) && last == 0
+      guard let error = error as? FileJournalError, error.code == .corrupted else { return false }
+      return error.location == LogLocation(segment: name, offset: UInt64(firstFrame))
+        && error.lastGoodSequence == 0
     }
     #expect(throws: FileJournalError.self) {
       try FileJournal<Note>.verify(directory: "/log", fileSystem: fileSystem)
@@ -152,8 +151,9 @@ import Testing
     #expect {
       _ = try open(fileSystem)
     } throws: { error in
-      guard case FileJournalError.tampered(let segment, let offset, let last) = error else { return false }
-      return segment == name && offset == frame.offset && last == frames[0].lastSequence
+      guard let error = error as? FileJournalError, error.code == .tampered else { return false }
+      return error.location == LogLocation(segment: name, offset: frame.offset)
+        && error.lastGoodSequence == frames[0].lastSequence
     }
   }
 

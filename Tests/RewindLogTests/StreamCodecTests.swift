@@ -400,9 +400,8 @@ struct CodableEdit: Codable, Sendable {
       #expect {
         _ = try open()
       } throws: { error in
-        guard case .unknownEventType("clear", schemaVersion: 1, let location, _)? = error as? FileJournalError
-        else { return false }
-        return location.sequence == 1
+        guard let error = error as? FileJournalError, error.code == .unknownEventType else { return false }
+        return error.eventType == "clear" && error.schemaVersion == 1 && error.location?.sequence == 1
       }
     }
   }
@@ -422,9 +421,8 @@ struct CodableEdit: Codable, Sendable {
         directory: directory.path, initialState: 0, reducer: CountingEdits(seen: SeenCount()),
         diagnostics: { _ in })
     } throws: { error in
-      guard case .unknownEventType("clear", schemaVersion: 1, let location, _)? = error as? FileJournalError
-      else { return false }
-      return location.sequence == 2
+      guard let error = error as? FileJournalError, error.code == .unknownEventType else { return false }
+      return error.eventType == "clear" && error.schemaVersion == 1 && error.location?.sequence == 2
     }
   }
 }

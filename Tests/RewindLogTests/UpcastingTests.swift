@@ -171,15 +171,13 @@ struct NotesV3Reducer: Reducer {
     let directory = TemporaryDirectory()
     try writeOldLog(in: directory.path, codec: .binary)
     try expectError(directory.path, Self.upcasters(throughVersion3: false)) { error in
-      guard case .noUpcastPath("add", from: 1, to: 3, missingStep: 2, let location) = error else {
-        return false
-      }
-      return location == EventLocation(sequence: 1, segment: "segment-00000000000000000001.log", offset: 76)
+      let place = EventLocation(sequence: 1, segment: "segment-00000000000000000001.log", offset: 76)
+      return error == .noUpcastPath("add", from: 1, to: 3, missingStep: 2, at: place)
         && error.description.contains("\"add\"") && error.description.contains("event 1")
     }
     try expectError(directory.path, EventUpcasters()) { error in
-      if case .noUpcastPath("add", from: 1, to: 3, missingStep: 1, _) = error { return true }
-      return false
+      guard let place = error.location.flatMap(EventLocation.init) else { return false }
+      return error == .noUpcastPath("add", from: 1, to: 3, missingStep: 1, at: place)
     }
   }
 
@@ -201,8 +199,10 @@ struct NotesV3Reducer: Reducer {
       _ = try sameVersion.events(in: 1...2)
       Issue.record("an unknown case decoded")
     } catch let error as FileJournalError {
-      guard case .unknownEventType("archive", schemaVersion: 1, let location, _) = error else { throw error }
-      #expect(location.sequence == 2 && location.segment == "segment-00000000000000000001.log")
+      guard error.code == .unknownEventType, error.eventType == "archive", error.schemaVersion == 1 else {
+        throw error
+      }
+      #expect(error.location?.sequence == 2 && error.location?.segment == "segment-00000000000000000001.log")
     }
     try sameVersion.close()
     // Read after upcasting: still unknown, named with the version it was read as.
@@ -210,10 +210,8 @@ struct NotesV3Reducer: Reducer {
     upcasters.registerUnchanged(["archive"], from: 1)
     upcasters.registerUnchanged(["archive"], from: 2)
     try expectError(directory.path, upcasters) { error in
-      if case .unknownEventType("archive", schemaVersion: 3, let location, _) = error {
-        return location.sequence == 2
-      }
-      return false
+      error.code == .unknownEventType && error.eventType == "archive" && error.schemaVersion == 3
+        && error.location?.sequence == 2
     }
   }
 
@@ -228,7 +226,9 @@ struct NotesV3Reducer: Reducer {
       _ = try older.events(in: 1...1)
       Issue.record("a newer event decoded")
     } catch let error as FileJournalError {
-      guard case .noUpcastPath("clear", from: 3, to: 2, _, _) = error else { throw error }
+      guard error.code == .noUpcastPath, error.eventType == "clear", error.schemaVersion == 3 else {
+        throw error
+      }
       #expect(error.description.contains("newer"))
     }
     try older.close()
@@ -238,10 +238,8 @@ struct NotesV3Reducer: Reducer {
     var failing = Self.upcasters()
     failing.register("add", from: 1) { _ in throw UpcastProblem.missing("on purpose") }
     try expectError(old.path, failing) { error in
-      if case .upcastFailed("add", schemaVersion: 1, let location, let reason) = error {
-        return location.sequence == 1 && reason.contains("on purpose")
-      }
-      return false
+      error.code == .upcastFailed && error.eventType == "add" && error.schemaVersion == 1
+        && error.location?.sequence == 1 && error.description.contains("on purpose")
     }
   }
 

@@ -37,7 +37,7 @@ extension Store {
   }
 
   /// Diffed changes of the ``PersistentArray`` at `keyPath`, sharing the state's storage like
-  /// ``changesets(of:)-(KeyPath<State,IdentifiedArray<Element>>&Sendable)``.
+  /// the `IdentifiedArray` overload of `changesets(of:)`.
   @inlinable
   public func changesets<Element: Differentiable & Sendable>(
     of keyPath: KeyPath<State, PersistentArray<Element>> & Sendable

@@ -59,8 +59,10 @@ struct EventDecoder<Action: Codable & Sendable>: Sendable {
       case (.action, .binary):
         if let direct {
           var reader = BinaryReader(record.bytes, record.payloadRange)
+          // The codec was made for `Action`, so its cast back cannot fail; name it should it ever.
           guard let action = try direct.decode(&reader) else {
-            throw BinaryCodecError.trailingBytes(offset: 0)
+            throw BinaryCodecError.mismatch(
+              expected: "\(Action.self)", found: "another BinaryCodable type", offset: 0)
           }
           guard reader.isAtEnd else {
             throw BinaryCodecError.trailingBytes(offset: reader.offset - record.payloadRange.lowerBound)

@@ -124,14 +124,14 @@ extension FileJournal {
           if let torn = log.tornTail {
             damage = (torn.segment, torn.wholeSegment ? 0 : torn.offset)
           } else if let bad = try firstUndecodableRecord(in: log, scanner: scanner),
-            let located = bad.location
+            let located = bad.damageLocation
           {
             damage = located
           } else {
             return RepairReport(lastSequence: log.lastSequence, quarantined: quarantined)
           }
         case .failure(let error):
-          guard let located = error.location else { throw error }
+          guard let located = error.damageLocation else { throw error }
           damage = located
         }
         let (segment, offset) = damage
@@ -183,11 +183,11 @@ extension FileJournal {
 }
 
 extension FileJournalError {
-  /// The segment and offset of damage, for the errors that name one.
-  var location: (segment: String, offset: UInt64)? {
-    switch self {
-    case .corrupted(let segment, let offset, _, _), .tampered(let segment, let offset, _): (segment, offset)
-    default: nil
-    }
+  /// The segment and offset of damage, for the errors that name one (corrupted or tampered).
+  var damageLocation: (segment: String, offset: UInt64)? {
+    guard code == .corrupted || code == .tampered, let segment = location?.segment,
+      let offset = location?.offset
+    else { return nil }
+    return (segment, offset)
   }
 }

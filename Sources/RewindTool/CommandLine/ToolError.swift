@@ -45,8 +45,9 @@ public enum ToolError: Error, Sendable, CustomStringConvertible {
       if let io = error as? IOError { return classify(io) }
       return .damaged(path: path, cause: String(describing: error))
     }
-    switch journal {
-    case .io(let io), .durabilityLost(let io): return classify(io)
+    switch journal.code {
+    case .io, .durabilityLost:
+      return journal.underlying.map(classify) ?? .io(path: path, cause: journal.description)
     case .locked: return .io(path: path, cause: journal.description)
     case .keyRequired: return .usage(UsageError("\(path): \(journal.description): pass --key-file FILE"))
     default: return .damaged(path: path, cause: journal.description)

@@ -63,11 +63,10 @@ enum RepairCommand {
       guard let torn = report.tornTail else { return nil }
       damage = (torn.segment, torn.wholeSegment ? 0 : torn.offset, report.lastSequence, torn.description)
     } catch let error as FileJournalError {
-      switch error {
-      case .corrupted(let segment, let offset, let last, _), .tampered(let segment, let offset, let last):
-        damage = (segment, offset, last, error.description)
-      default: throw error
-      }
+      guard error.code == .corrupted || error.code == .tampered, let segment = error.location?.segment,
+        let offset = error.location?.offset, let last = error.lastGoodSequence
+      else { throw error }
+      damage = (segment, offset, last, error.description)
     }
     var moved: [String] = []
     let size =

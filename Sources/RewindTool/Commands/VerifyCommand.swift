@@ -42,7 +42,7 @@ enum VerifyCommand {
         progress.update(step.bytesDone, of: step.bytesTotal)
       }
     } catch {
-      switch error {
+      switch error.code {
       case .wrongKey, .notKeyed: refusal = error.description
       default: throw ToolError.reading(directory, error)
       }
