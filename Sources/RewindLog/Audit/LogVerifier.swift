@@ -89,14 +89,9 @@ struct LogVerifier {
     switch SegmentHeader.parse(try segment.headerBytes()) {
     case .success(let parsed): header = parsed
     case .failure(let problem):
-      let reason = problem.reason
-      var tornCreation = true
-      if case .invalid = problem { tornCreation = segment.size <= UInt64(SegmentHeader.keyedSize) }
-      if isLast, tornCreation, try segment.firstFrame(after: 0) == nil {
-        walk.report.tornTail = TornTail(
-          segment: name, offset: 0, discardedBytes: segment.size, reason: reason, wholeSegment: true)
-      } else {
-        walk.find(.corrupted, name, 0, reason)
+      switch try TearRule.header(problem, of: &segment, name: name, isLast: isLast) {
+      case .torn(let torn): walk.report.tornTail = torn
+      case .damaged(let reason): walk.find(.corrupted, name, 0, reason)
       }
       return false
     }
@@ -162,21 +157,10 @@ struct LogVerifier {
         walk.find(.modified, name, Int(offset), "the frame's checksum is valid but its body is not: \(why)")
         return false
       case .incomplete, .zeros, .badLength, .badChecksum:
-        var torn = isLast
-        if case .zeros = parse {
-        } else if let later = try segment.firstFrame(after: offset) {
-          torn = false
-          walk.find(
-            .corrupted, name, Int(offset), "\(parse.reason), followed by a valid frame at byte \(later)")
-          return false
+        switch try TearRule.frame(parse, at: offset, of: &segment, name: name, isLast: isLast) {
+        case .torn(let torn): walk.report.tornTail = torn
+        case .damaged(let reason): walk.find(.corrupted, name, Int(offset), reason)
         }
-        guard torn else {
-          walk.find(.corrupted, name, Int(offset), "\(parse.reason) in a segment that is not the newest")
-          return false
-        }
-        walk.report.tornTail = TornTail(
-          segment: name, offset: offset, discardedBytes: segment.size - offset, reason: parse.reason,
-          wholeSegment: false)
         return false
       }
     }

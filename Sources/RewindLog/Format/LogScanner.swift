@@ -115,20 +115,11 @@ struct LogScanner {
       switch SegmentHeader.parse(try segment.headerBytes()) {
       case .success(let parsed): header = parsed
       case .failure(let problem):
-        let reason = problem.reason
-        // A header that is torn, in the newest segment, with nothing valid after it: the writer died while
-        // creating the segment. Anything else is damage.
-        let tornCreation: Bool
-        if case .invalid = problem {
-          tornCreation = segment.size <= UInt64(SegmentHeader.keyedSize)
-        } else {
-          tornCreation = true
-        }
-        guard isLast, tornCreation, try segment.firstFrame(after: 0) == nil else {
+        switch try TearRule.header(problem, of: &segment, name: entry.name, isLast: isLast) {
+        case .torn(let torn): log.tornTail = torn
+        case .damaged(let reason):
           throw .corrupted(segment: entry.name, offset: 0, lastGoodSequence: expected - 1, reason: reason)
         }
-        log.tornTail = TornTail(
-          segment: entry.name, offset: 0, discardedBytes: segment.size, reason: reason, wholeSegment: true)
         continue
       }
       if log.logID == nil {
@@ -201,20 +192,12 @@ struct LogScanner {
           throw .corrupted(
             segment: entry.name, offset: offset, lastGoodSequence: expected - 1, reason: parse.reason)
         case .incomplete, .zeros, .badLength, .badChecksum:
-          // Only the end of the newest segment can be torn, and only when no valid frame follows.
-          if !isLast {
+          switch try TearRule.frame(parse, at: offset, of: &segment, name: entry.name, isLast: isLast) {
+          case .torn(let torn): log.tornTail = torn
+          case .damaged(let reason):
             throw .corrupted(
-              segment: entry.name, offset: offset, lastGoodSequence: expected - 1, reason: parse.reason)
+              segment: entry.name, offset: offset, lastGoodSequence: expected - 1, reason: reason)
           }
-          if case .zeros = parse {
-          } else if let later = try segment.firstFrame(after: offset) {
-            throw .corrupted(
-              segment: entry.name, offset: offset, lastGoodSequence: expected - 1,
-              reason: "\(parse.reason) followed by a valid frame at byte \(later)")
-          }
-          log.tornTail = TornTail(
-            segment: entry.name, offset: offset, discardedBytes: segment.size - offset,
-            reason: parse.reason, wholeSegment: false)
           break scanning
         }
       }
