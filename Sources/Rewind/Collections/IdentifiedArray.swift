@@ -251,14 +251,6 @@ public struct IdentifiedArray<Element: Identifiable> {
     return result
   }
 
-  /// Runs ``_checkInvariants()`` in builds with `REWIND_CHECK_INVARIANTS`; nothing otherwise.
-  @inlinable
-  func checkInvariantsIfEnabled() {
-    #if REWIND_CHECK_INVARIANTS
-      _checkInvariants()
-    #endif
-  }
-
   /// Checks that the element tree and the id index agree: the same count, labels increasing along the
   /// collection, and each element's id leading to its own label. Traps naming what is wrong.
   ///
@@ -392,3 +384,5 @@ extension IdentifiedArray: Decodable where Element: Decodable {
     }
   }
 }
+
+extension IdentifiedArray: InvariantChecking {}

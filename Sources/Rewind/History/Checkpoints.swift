@@ -59,15 +59,7 @@ struct Checkpoints<State> {
   }
 }
 
-extension Checkpoints {
-  /// Runs ``_checkInvariants()`` in builds with `REWIND_CHECK_INVARIANTS`; nothing otherwise.
-  @inlinable
-  func checkInvariantsIfEnabled() {
-    #if REWIND_CHECK_INVARIANTS
-      _checkInvariants()
-    #endif
-  }
-
+extension Checkpoints: InvariantChecking {
   /// Checks that there is an origin, that sequence numbers increase, that every checkpoint but the origin
   /// falls on the interval, and that at most `limit` are kept beside the origin; traps naming what is
   /// wrong. O(limit).

@@ -219,15 +219,7 @@ struct UndoHistory<State> {
   }
 }
 
-extension UndoHistory {
-  /// Runs ``_checkInvariants()`` in builds with `REWIND_CHECK_INVARIANTS`; nothing otherwise.
-  @inlinable
-  func checkInvariantsIfEnabled() {
-    #if REWIND_CHECK_INVARIANTS
-      _checkInvariants()
-    #endif
-  }
-
+extension UndoHistory: InvariantChecking {
   /// Checks the stacks' order and bounds, trapping with a message naming what is wrong: at most `limit`
   /// steps (none when undo is off); undo steps in the order they happened; redo entries in the order they
   /// were undone (each undone later than the step it holds began), all newer than the undo steps; an open
