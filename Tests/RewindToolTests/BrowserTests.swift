@@ -1,4 +1,5 @@
 import Foundation
+import Rewind
 import RewindLog
 import RewindTestSupport
 import Testing
@@ -132,5 +133,59 @@ import Testing
       profile: profile.path)
     #expect(FileManager.default.fileExists(atPath: screenshot))
     print("timeline screenshot: \(screenshot)")
+  }
+
+  /// A run of one kind of event (a drag's dozen changes) is one row that opens on a click; selecting an
+  /// event inside it opens it.
+  @Test func aRunOfOneKindFoldsIntoOneRowThatOpensWhenAnEventInItIsSelected() throws {
+    guard let browser = Self.browser() else {
+      if ProcessInfo.processInfo.environment["REWIND_REQUIRE_BROWSER"] == "1" {
+        Issue.record(
+          "Chromium is required (REWIND_REQUIRE_BROWSER=1) but not installed: run Scripts/install-browser.sh")
+      }
+      return
+    }
+    let directory = TemporaryDirectory()
+    let journal = try FileJournal<Note>(directory: directory.path)
+    // #1 add, #2...#13 twelve renames by one person, #14 add, #15 a second run too short to fold (3).
+    let actions: [Note] =
+      [.add("a")] + (1...12).map { .rename(index: 0, title: "t\($0)") } + [.add("b")]
+      + (1...3).map { .rename(index: 1, title: "u\($0)") }
+    for (index, action) in actions.enumerated() {
+      let sequence = UInt64(index + 1)
+      try journal.append(
+        Event(
+          sequence: sequence, timestamp: Date(timeIntervalSince1970: 1_700_000_000 + Double(sequence)),
+          metadata: EventMetadata(
+            actor: "alice", source: .user, correlationID: CorrelationID(rawValue: sequence)),
+          action: action))
+    }
+    try journal.close()
+    let output = Self.packageRoot.appendingPathComponent(".build/rewind-timeline")
+    try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+    let page = output.appendingPathComponent("timeline-folds.html").path
+    let generated = runTool(["timeline", directory.path, "--output", page])
+    #expect(generated.status == 0, "\(generated.errors)")
+    let profile = TemporaryDirectory()
+
+    let closed = try Self.headless(browser, "file://\(page)", ["--dump-dom"], profile: profile.path)
+    guard closed.contains("data-ready=\"true\"") else {
+      Issue.record("the page's script did not run; page at \(page)")
+      return
+    }
+    let folds = closed.matches(of: /<tr class="fold" id="fold-(\d+)"[^>]*>/).map { String($0.output.1) }
+    #expect(folds == ["2"], "one fold, for the twelve renames")
+    let fold = try #require(Self.between(closed, "id=\"fold-2\"", "</tr>"))
+    #expect(fold.contains("rename ×12") && fold.contains("#2–#13"))
+    #expect(closed.matches(of: /<tr class="folded"[^>]*hidden[^>]*>/).count == 12)
+    #expect(closed.components(separatedBy: "<tr id=\"event-").count - 1 == 5, "the unfolded events")
+
+    let opened = try Self.headless(browser, "file://\(page)#select=7", ["--dump-dom"], profile: profile.path)
+    let selected = try #require(opened.firstMatch(of: /<tr [^>]*id="event-7"[^>]*>/)).output
+    #expect(selected.contains("selected") && !selected.contains("hidden"))
+    #expect(
+      try #require(opened.firstMatch(of: /<tr class="fold" id="fold-2"[^>]*>/)).output.contains(
+        "data-open=\"true\""))
+    #expect(opened.matches(of: /<tr class="folded[^"]*"[^>]*hidden[^>]*>/).isEmpty)
   }
 }

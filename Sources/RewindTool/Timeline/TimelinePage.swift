@@ -67,7 +67,7 @@ enum TimelinePage {
     #detail-section{flex:1 1 50%;overflow:auto;padding:10px 16px}
     table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:3px 8px;white-space:nowrap;border-bottom:1px solid #eee}
     th{position:sticky;top:0;background:#f0f2f5}tbody tr{cursor:pointer}tbody tr:hover{background:#eef4fd}
-    tr.selected{background:#d6e6fb}tr.compared{background:#fbe9d0}
+    tr.selected{background:#d6e6fb}tr.compared{background:#fbe9d0}tr.fold td{color:#555;font-style:italic}tr.folded td:first-child{padding-left:20px}
     .tag{display:inline-block;padding:0 6px;border-radius:8px;color:#fff;font-size:11px}
     details{margin-left:14px}summary{cursor:pointer}.leaf{margin-left:28px;font-family:ui-monospace,Menlo,monospace;white-space:pre-wrap;word-break:break-all}
     .key{color:#7a3e9d}.str{color:#0b7a3e}.num{color:#1750b0}.lit{color:#b0361e}
@@ -125,10 +125,48 @@ enum TimelinePage {
       document.getElementById("axis-start").textContent = events.length ? time(events[0]) : "";
       document.getElementById("axis-end").textContent = events.length ? time(events[events.length - 1]) : "";
 
-      // The list.
+      // The list. A run of at least foldMin events of one kind in a row (a drag's changes, a stream of
+      // ticks) folds into one row that opens on a click; selecting an event inside a fold opens it.
       const body = document.querySelector("#events tbody");
+      const foldMin = 4;
+      const runKey = e => e.kind + "\u0000" + e.type + "\u0000" + colour(e) + "\u0000" + (e.actor || "");
+      const foldOf = new Map();
+      for (let i = 0; i < events.length; ) {
+        let j = i + 1;
+        while (j < events.length && runKey(events[j]) === runKey(events[i])) j++;
+        if (j - i >= foldMin) {
+          const run = events.slice(i, j), first = run[0], last = run[run.length - 1];
+          const fold = el("tr", "fold");
+          fold.id = "fold-" + first.sequence;
+          fold.appendChild(el("td", null, "#" + first.sequence + "–#" + last.sequence));
+          fold.appendChild(el("td", null, time(first)));
+          fold.appendChild(el("td", null, "▸ " + first.type + " ×" + run.length));
+          const source = el("td");
+          source.appendChild(el("span", "tag " + colour(first), first.kind === "command" ? "command" : (first.source || "?")));
+          fold.appendChild(source);
+          fold.appendChild(el("td", null, first.actor || ""));
+          fold.addEventListener("click", () => setOpen(fold, fold.dataset.open !== "true"));
+          fold.dataset.open = "false";
+          fold.dataset.members = run.map(e => e.sequence).join(",");
+          run.forEach(e => foldOf.set(e.sequence, fold));
+        }
+        i = j;
+      }
+      function setOpen(fold, open) {
+        fold.dataset.open = String(open);
+        fold.cells[2].textContent = (open ? "▾ " : "▸ ") + fold.cells[2].textContent.slice(2);
+        for (const s of fold.dataset.members.split(",")) document.getElementById("event-" + s).hidden = !open;
+      }
+      // Opens the fold that hides event `sequence`, if any.
+      function reveal(sequence) {
+        const fold = foldOf.get(sequence);
+        if (fold && fold.dataset.open !== "true") setOpen(fold, true);
+      }
       for (const e of events) {
-        const row = el("tr");
+        const fold = foldOf.get(e.sequence);
+        if (fold && fold.dataset.members.startsWith(e.sequence + ",")) body.appendChild(fold);
+        const row = el("tr", fold ? "folded" : null);
+        if (fold) row.hidden = true;
         row.id = "event-" + e.sequence;
         row.dataset.sequence = String(e.sequence);
         row.appendChild(el("td", null, String(e.sequence)));
@@ -246,6 +284,7 @@ enum TimelinePage {
       function choose(sequence, second) {
         if (second && selected !== null && sequence !== selected) compared = sequence;
         else { selected = sequence; compared = null; }
+        reveal(sequence);
         render();
       }
 
@@ -265,6 +304,7 @@ enum TimelinePage {
       if (target !== null) {
         const row = document.getElementById("event-" + target);
         if (row) {
+          reveal(Number(target));
           // Scroll the list only, not the page, so the header and axis stay in view.
           const list = document.getElementById("list-section");
           list.scrollTop = Math.max(0, row.offsetTop - list.clientHeight / 2);
