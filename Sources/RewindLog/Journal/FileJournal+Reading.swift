@@ -11,6 +11,8 @@ extension FileJournal {
   /// type: unspecialized, generic metadata lookups cost a fifth of a replayed event.
   @inlinable
   public func forEachEvent(from sequence: UInt64, _ body: (Event<Action>) throws -> Void) throws {
+    // Read once, not per event: reaching a struct in a class from the closure retained its fields each time.
+    let decoder = self.decoder
     try forEachRecord(from: max(sequence, 1), through: nil) { record, location in
       try body(try decoder.decodeCommonCase(record, at: location))
     }

@@ -38,7 +38,7 @@ public final class FileJournal<Action: Codable & Sendable>: Journal {
   /// Checks the hash chain read on open, on another thread (see ``finishChainCheck()``).
   private let chainCheck: ChainCheck
   /// The codec of a ``BinaryCodable`` action type, which bypasses `Codable`.
-  var direct: DirectCodec<Action>? { decoder.direct }
+  let direct = DirectCodec<Action>.make()
 
   /// Which snapshot `Store.open` restored the state from, and which it passed over; `nil` when the store
   /// was not opened from snapshots.

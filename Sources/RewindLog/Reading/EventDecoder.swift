@@ -12,18 +12,21 @@ import Rewind
 /// the app's version or a step throws, ``FileJournalError/undecodableEvent(sequence:typeName:schemaVersion:reason:)``
 /// for any other payload that does not fit.
 @usableFromInline
-struct EventDecoder<Action: Codable & Sendable>: Sendable {
+// @unchecked: `decodeDirect` comes from a `DirectCodec`, whose closures capture only a metatype.
+struct EventDecoder<Action: Codable & Sendable>: @unchecked Sendable {
   /// The schema version the app reads (see ``FileJournal/readSchemaVersion``), found once: the conformance
   /// lookup behind it cost 300 instructions per replayed event.
   @usableFromInline let schemaVersion: UInt64
-  /// The codec of a ``BinaryCodable`` action type, which bypasses `Codable`.
-  @usableFromInline let direct: DirectCodec<Action>?
+  /// The decoding function of a ``BinaryCodable`` action type, which bypasses `Codable`. Kept as a bare
+  /// closure: binding a whole `DirectCodec?` per event went through its value witnesses, about 80
+  /// instructions per replayed event.
+  @usableFromInline let decodeDirect: ((inout BinaryReader) throws -> Action?)?
   /// The steps that convert events of older schema versions.
   let upcasters: EventUpcasters
 
   init(upcasters: EventUpcasters) {
     schemaVersion = Self.readSchemaVersion
-    direct = DirectCodec<Action>.make()
+    decodeDirect = DirectCodec<Action>.make()?.decode
     self.upcasters = upcasters
   }
 
@@ -33,11 +36,13 @@ struct EventDecoder<Action: Codable & Sendable>: Sendable {
   /// ``decode(_:at:)`` for the common case: an action of the current schema version, in the binary codec,
   /// of a ``BinaryCodable`` type. Anything else, and any failure, goes the general way, which also names
   /// the error. Inlinable so that replay is specialized for the app's action type.
-  @inlinable
+  @inlinable @inline(__always)
   func decodeCommonCase(_ record: EventRecord, at location: EventLocation) throws -> Event<Action> {
-    if record.kind == .action, record.codec == .binary, record.schemaVersion == schemaVersion, let direct {
+    if record.kind == .action, record.codec == .binary, record.schemaVersion == schemaVersion,
+      let decodeDirect
+    {
       var reader = BinaryReader(record.bytes, record.payloadRange)
-      if let action = try? direct.decode(&reader), reader.isAtEnd {
+      if let action = try? decodeDirect(&reader), reader.isAtEnd {
         return Event(
           sequence: location.sequence, timestamp: record.timestamp, metadata: record.metadata,
           payload: .action(action))
@@ -57,10 +62,10 @@ struct EventDecoder<Action: Codable & Sendable>: Sendable {
     do {
       switch (record.kind, record.codec) {
       case (.action, .binary):
-        if let direct {
+        if let decodeDirect {
           var reader = BinaryReader(record.bytes, record.payloadRange)
           // The codec was made for `Action`, so its cast back cannot fail; name it should it ever.
-          guard let action = try direct.decode(&reader) else {
+          guard let action = try decodeDirect(&reader) else {
             throw BinaryCodecError.mismatch(
               expected: "\(Action.self)", found: "another BinaryCodable type", offset: 0)
           }
