@@ -57,6 +57,23 @@ struct Shell: Reducer {
     #expect(try store.journal.events(in: 3...3).first?.metadata.source == .system)
   }
 
+  /// A read between a send and its flush, of a value that already changed, makes the flush tell that
+  /// path; when the store read goes away first, the flush must drop the path, not follow it to the node
+  /// that went with the store (it crashed the test process, once in a CI run, before the fix).
+  @MainActor @Test func aPathForcedJustBeforeItsStoreGoesIsDroppedByTheFlush() async {
+    let store = Store(initialState: Shell.State(), reducer: Shell())
+    do {
+      let child = store.scope(state: \.pinger, action: Shell.pingerPath)
+      #expect(child.pings == 0)  // the baseline, and an interesting path
+      store.send(.pinger(.ping))  // a flush is scheduled on the main queue, which this test holds
+      #expect(child.pings == 1)  // newer than the baseline: the flush must tell this path
+    }
+    // The child store is gone, and its node with it, while the flush still lists the path.
+    await store.waitForViewUpdates()
+    let again = store.scope(state: \.pinger, action: Shell.pingerPath)
+    #expect(again.pings == 1)
+  }
+
   @Test func aScopeIsCachedWhileItLives() {
     let store = Store(initialState: Shell.State(), reducer: Shell())
     let first = store.scope(state: \.pinger, action: Shell.pingerPath)

@@ -89,7 +89,8 @@ final class ObservationCenter<Root: Sendable>: Sendable {
       forced = [:]
       for path in notify {
         path.isQueued = false
-        path.owner.clearInterest(in: path)
+        // A path whose store went away since it was forced has no node left to update.
+        path.owner?.clearInterest(in: path)
       }
       self.baseline = isObserving ? now : nil
       var applied: ViewTransaction?

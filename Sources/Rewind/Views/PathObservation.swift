@@ -25,8 +25,9 @@ class PathObservation: Observable, @unchecked Sendable {
   // @unchecked: the `var`s are only touched under the owning ObservationCenter's lock; the registrar is
   // thread-safe.
   let registrar = ObservationRegistrar()
-  /// The node whose state this path reads.
-  unowned let owner: ScopeNode
+  /// The node whose state this path reads. Weak: a flush can still list a path (forced by a read between a
+  /// send and the flush) after its store, and the node with it, went away.
+  weak var owner: ScopeNode?
   /// Read since it was last notified: an observer may be registered, so flushes compare it.
   var isInteresting = false
   /// In the list a flush is about to notify.
