@@ -58,11 +58,18 @@ struct EventLoop {
 
   mutating func run() {
     while running {
-      draw()
+      let drawn = draw()
       let state = session.state
-      // Redraws at about 60 Hz while something moves; twice a second while editing, to show an auto-save
-      // (its timer records it by itself).
-      let timeout: Int32 = state.isAnimating ? 16 : state.editingID != nil ? 500 : -1
+      // Redraws at about 60 Hz while something moves; every 50 ms while an effect runs, since its actions
+      // arrive by themselves (a finished swipe's archive comes after the animation's end); twice a second
+      // while editing, to show an auto-save (its timer records it by itself). Waits for a key only when
+      // nothing can change the state meanwhile: no effect runs (read first: only a running effect sends
+      // without a key), and nothing was recorded since the screen was drawn.
+      let effectsRun = session.store.runningEffectCount > 0
+      let timeout: Int32 =
+        session.store.sequence != drawn
+        ? 0
+        : state.isAnimating ? 16 : effectsRun ? 50 : state.editingID != nil ? 500 : -1
       guard let bytes = Terminal.read(timeout: timeout) else { break }
       for key in Key.parse(bytes) where running { handle(key) }
       _ = session.takeDiagnostics()
@@ -107,13 +114,17 @@ struct EventLoop {
     }
   }
 
-  func draw() {
-    let state = session.state
+  /// Draws the screen; returns the sequence number of the event it shows.
+  @discardableResult
+  func draw() -> UInt64 {
+    // Read together, so the sequence number returned is that of the state drawn.
+    let (state, sequence) = session.store.stateAndSequence
     var header =
-      "Rewind Inbox · \(state.list.rows.count) mails · \(state.archived.count) archived · event #\(session.store.sequence)"
+      "Rewind Inbox · \(state.list.rows.count) mails · \(state.archived.count) archived · event #\(sequence)"
     if let undo = session.store.undoStepName { header += " · undo: \(undo)" }
     var lines = screen.lines(for: state, header: header, at: session.now)
     lines.append(screen.dim("  log: \(directory)"))
     Terminal.write("\u{1B}[H" + lines.map { $0 + "\u{1B}[K" }.joined(separator: "\r\n") + "\u{1B}[J")
+    return sequence
   }
 }
