@@ -10,6 +10,8 @@ import RewindLog
 /// For profiling (e.g. under callgrind): `REWIND_BENCH_JOURNAL_ONLY=append`, `append-codable`, `replay` or
 /// `replay-codable` runs that measurement alone, once; `REWIND_BENCH_JOURNAL_COUNT=N` sets the number of events (default 200,000);
 /// `REWIND_BENCH_JOURNAL_LOG=dir` writes the replayed log there once and keeps it.
+/// `REWIND_BENCH_JOURNAL_ONLY=open-1M` measures `journal/open-1M` alone (over `REWIND_BENCH_JOURNAL_COUNT`
+/// events when set, else 1,000,000; see OpenBenchmark.swift).
 let journalSuite = Suite(name: "journal", summary: "file journal: append, group commit, replay, size") {
   reporter in
   let environment = ProcessInfo.processInfo.environment
@@ -37,6 +39,10 @@ let journalSuite = Suite(name: "journal", summary: "file journal: append, group 
       ? try replayRate(directory: directory, count: count, reducer: BenchNotes(), repetitions: 1)
       : try replayRate(directory: directory, count: count, reducer: CodableBenchNotes(), repetitions: 1)
     reporter.report(Measurement(name: "journal/replay", unit: "events/s", median: rate))
+    return
+  case "open-1M":
+    let events = environment["REWIND_BENCH_JOURNAL_COUNT"].flatMap { Int($0) }.map { max($0, 1) }
+    try measureOpen(events: events ?? 1_000_000, reporter: reporter)
     return
   case "append":
     reporter.report(
@@ -78,6 +84,7 @@ let journalSuite = Suite(name: "journal", summary: "file journal: append, group 
       name: "journal/replay-codable", unit: "events/s", median: replayCodable, baseline: decodeBaseline))
   reporter.report(
     Measurement(name: "journal/bytes-per-event", unit: "bytes", median: Double(bytes) / Double(count)))
+  try measureOpen(events: 1_000_000, reporter: reporter)
 }
 
 /// An action of about 40 bytes encoded, written and read through ``BinaryCodable`` (no `Codable` on the

@@ -80,17 +80,39 @@ import Testing
       try await store.waitForDurability()
       before = store.state
       // Snapshots are written off the sending thread; wait for the last one due (bounded, generously).
+      // A snapshot records the state when it is written, which may be past the event that made it due.
       for _ in 0..<3000 {
-        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
-        if names.contains(where: { SnapshotFile.sequence(fromFileName: $0).map { $0 >= 100 } ?? false }) {
-          break
-        }
+        if let newest = snapshotSequences(directory.path).last, newest >= 100 { break }
         try await Task.sleep(for: .milliseconds(10))
       }
       try (store.journal as? FileJournal<Note>)?.close()
     }
+    #expect((1...2).contains(snapshotSequences(directory.path).count), "at most `keptSnapshots` files")
     let (store, journal) = try reopen(directory.path)
     #expect(store.state == before)
     #expect((journal.snapshotRecovery?.usedSequence ?? 0) >= 100)
+  }
+
+  func snapshotSequences(_ directory: String) -> [UInt64] {
+    ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
+      .compactMap(SnapshotFile.sequence(fromFileName:)).sorted()
+  }
+
+  @Test func onlyTheNewestKeptSnapshotsStay() throws {
+    let directory = TemporaryDirectory()
+    let options = FileJournalOptions(durability: .grouped(), segmentSize: 4096, keptSnapshots: 2)
+    let store = try Store.open(
+      directory: directory.path, initialState: Notes.State(), reducer: Notes(), options: options)
+    let journal = try #require(store.journal as? FileJournal<Note>)
+    for sequence in UInt64(1)...50 {
+      store.send(note(sequence))
+      if sequence % 10 == 0 { try store.writeSnapshot(to: journal) }
+    }
+    #expect(snapshotSequences(directory.path) == [10, 20, 30, 40, 50])
+    try journal.removeOldSnapshots()
+    #expect(snapshotSequences(directory.path) == [40, 50])
+    try journal.removeSnapshots(after: 45)
+    #expect(snapshotSequences(directory.path) == [40])
+    try journal.close()
   }
 }

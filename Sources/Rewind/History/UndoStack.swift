@@ -22,6 +22,9 @@ struct UndoStack<Element> {
   @inlinable
   var last: Element? { isEmpty ? nil : storage[storage.count &- 1] }
 
+  /// The oldest element kept.
+  var first: Element? { isEmpty ? nil : storage[start] }
+
   @inlinable
   mutating func append(_ element: Element) { storage.append(element) }
 

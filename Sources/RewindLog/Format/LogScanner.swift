@@ -48,6 +48,21 @@ struct ScannedLog: Sendable {
   var tornTail: TornTail?
   /// Whether the segment headers say the chain is keyed.
   var isKeyed = false
+  /// The chain value before `frames[0]`: where the first indexed frame continues the chain.
+  var chainBeforeFrames: SHA256.Digest?
+  /// Set when the scan started at a frame (``ScanStart``): the frames before it are not in `frames`.
+  var unindexedBefore: ScanStart?
+}
+
+/// A frame to start a scan at instead of the log's first byte: the frame a snapshot's event is in.
+struct ScanStart: Sendable, Hashable {
+  /// The first sequence number of the segment (which names its file).
+  var segmentFirstSequence: UInt64
+  var offset: UInt64
+  /// The first event in the frame.
+  var frameFirstSequence: UInt64
+  /// The chain value before the frame.
+  var previousChain: SHA256.Digest
 }
 
 /// Reads and checks a log directory by the recovery rules of Docs/Persistence.md, without changing it.
@@ -93,15 +108,37 @@ struct LogScanner {
   ///     wrong chain value comes earlier in the log). Without it, every chain value is checked here.
   ///   - visit: Called with each frame right after it verified, in log order, so a reader can stream the
   ///     log; returning false stops the scan there (the result then covers what was read).
-  func scan(chainCheck: ChainCheck? = nil, visit: (Visit) -> Bool = { _ in true }) throws(FileJournalError)
-    -> ScannedLog
-  {
+  ///   - start: A frame to start at, trusting the chain value the caller says it continues from; the
+  ///     frames before it are not read (``ScannedLog/unindexedBefore``). The first frame's chain value is
+  ///     checked here even with `chainCheck`, so a start that does not fit the log fails the scan at once.
+  ///   - stop: Scan only the frames before this one (the prefix a scan from `stop` left out); the scan
+  ///     must reach it, and no segment counts as the last.
+  func scan(
+    chainCheck: ChainCheck? = nil, from start: ScanStart? = nil, stoppingAt stop: ScanStart? = nil,
+    visit: (Visit) -> Bool = { _ in true }
+  ) throws(FileJournalError) -> ScannedLog {
     var log = ScannedLog()
-    let names = try segmentNames()
+    var names = try segmentNames()
+    if let stop { names.removeAll { $0.first > stop.segmentFirstSequence } }
+    if let start {
+      guard names.contains(where: { $0.first == start.segmentFirstSequence }) else {
+        throw .corrupted(
+          segment: SegmentHeader.fileName(firstSequence: start.segmentFirstSequence), offset: start.offset,
+          lastGoodSequence: 0, reason: "no segment holds the frame to start from")
+      }
+      log.unindexedBefore = start
+      log.chainBeforeFrames = start.previousChain
+    }
     var expected: UInt64 = 1
     var chain: SHA256.Digest?
+    var reachedStop = false
     segments: for (index, entry) in names.enumerated() {
-      let isLast = index == names.count - 1
+      let isLast = stop == nil && index == names.count - 1
+      if let start, entry.first < start.segmentFirstSequence {
+        // Before the start: known by name only, read when something asks for its events.
+        log.segments.append(SegmentInfo(name: entry.name, firstSequence: entry.first, validEnd: 0))
+        continue
+      }
       var segment = try open(entry.name)
       defer { segment.close() }
       // Frames whose chain values the check thread verifies, with the window they lie in; handed over
@@ -127,6 +164,19 @@ struct LogScanner {
         log.logID = header.logID
         log.isKeyed = header.isKeyed
         chain = SegmentHeader.genesisChain(logID: header.logID)
+        if start == nil { log.chainBeforeFrames = chain }
+      }
+      var offset = UInt64(header.size)
+      if let start, entry.first == start.segmentFirstSequence {
+        guard header.firstSequence == entry.first, start.offset >= offset,
+          start.frameFirstSequence >= header.firstSequence
+        else {
+          throw .corrupted(
+            segment: entry.name, offset: start.offset, lastGoodSequence: 0,
+            reason: "the frame to start from is not in this segment")
+        }
+        (expected, chain, offset) = (start.frameFirstSequence, start.previousChain, start.offset)
+        // The header's own chain value is checked by a whole scan; this one starts inside the segment.
       }
       guard header.logID == log.logID else {
         throw .corrupted(
@@ -136,24 +186,30 @@ struct LogScanner {
       guard header.keyCheck == key?.checkValue(logID: header.logID) else {
         throw .tampered(segment: entry.name, offset: 0, lastGoodSequence: expected - 1)
       }
-      guard header.firstSequence == expected, entry.first == expected else {
+      let startsHere = start.map { entry.first == $0.segmentFirstSequence } ?? false
+      guard startsHere || (header.firstSequence == expected && entry.first == expected) else {
         throw .corrupted(
           segment: entry.name, offset: 0, lastGoodSequence: expected - 1,
           reason:
             "segment starts at event \(header.firstSequence), expected \(expected) (missing or misnamed segment)"
         )
       }
-      guard header.previousChain == chain else {
+      guard startsHere || header.previousChain == chain else {
         throw .tampered(segment: entry.name, offset: 0, lastGoodSequence: expected - 1)
       }
-      var offset = UInt64(header.size)
       scanning: while offset < segment.size {
+        if let stop, entry.first == stop.segmentFirstSequence, offset == stop.offset {
+          reachedStop = true
+          log.segments.append(
+            SegmentInfo(name: entry.name, firstSequence: header.firstSequence, validEnd: offset))
+          break segments
+        }
         let parse = try segment.parse(at: offset)
         switch parse {
         case .frame(let frame):
           let previous = chain ?? frame.storedChain
           let computed: SHA256.Digest
-          if let chainCheck {
+          if let chainCheck, !(startsHere && offset == start?.offset) {
             if segment.base != uncheckedBase || segment.window.count != uncheckedBytes.count {
               chainCheck.submit(segment: entry.name, bytes: uncheckedBytes, frames: unchecked)
               (unchecked, uncheckedBytes, uncheckedBase) = ([], segment.window, segment.base)
@@ -203,6 +259,14 @@ struct LogScanner {
       }
       log.segments.append(
         SegmentInfo(name: entry.name, firstSequence: header.firstSequence, validEnd: offset))
+    }
+    if let stop {
+      // The prefix ends exactly where the scan from `stop` began, with the chain value it trusted.
+      guard reachedStop, expected == stop.frameFirstSequence, chain == stop.previousChain else {
+        throw .tampered(
+          segment: SegmentHeader.fileName(firstSequence: stop.segmentFirstSequence), offset: stop.offset,
+          lastGoodSequence: expected - 1)
+      }
     }
     log.lastSequence = expected - 1
     log.lastChain = chain

@@ -24,7 +24,10 @@ final class Committer: @unchecked Sendable {  // `writer` is touched only by the
     var segments = scanned.segments.map(\.name)
     if segments.isEmpty || segments.last != writer.segmentName { segments.append(writer.segmentName) }
     state = Locked(
-      CommitterState(lastSequence: writer.nextSequence - 1, frames: scanned.frames, segments: segments))
+      CommitterState(
+        lastSequence: writer.nextSequence - 1, frames: scanned.frames, segments: segments,
+        chainBeforeFrames: scanned.chainBeforeFrames ?? writer.chain, unindexedBefore: scanned.unindexedBefore
+      ))
     switch durability {
     case .none: (syncs, window) = (false, .zero)
     case .grouped(let window): (syncs, self.window) = (true, window)
@@ -42,6 +45,11 @@ final class Committer: @unchecked Sendable {  // `writer` is touched only by the
 
   /// Runs `body` on the state under the lock; for reads only (the state's setters are private).
   func read<T>(_ body: (CommitterState) -> T) -> T { state.withLock { body($0) } }
+
+  /// Adds the frames before the one the open started at (see ``CommitterState/indexPrefix(_:chainBefore:)``).
+  func indexPrefix(_ prefix: [(FrameLocation, segment: String)], chainBefore: SHA256.Digest?) {
+    state.withLock { $0.indexPrefix(prefix, chainBefore: chainBefore) }
+  }
 
   // MARK: Transitions
 

@@ -67,6 +67,11 @@ struct CommitterState {
   private(set) var failure: IOError?
   private(set) var frames: [FrameLocation]
   private(set) var segments: [String]
+  /// The chain value before `frames[0]`.
+  private(set) var chainBeforeFrames: SHA256.Digest?
+  /// Set while the frames before the one the open started at are not indexed (see
+  /// ``indexPrefix(_:chainBefore:)``).
+  private(set) var unindexedBefore: ScanStart?
   private(set) var snapshotHandler: (@Sendable (UInt64) -> Void)?
   private var refusal: Refusal?
   private var open = Group()
@@ -84,10 +89,47 @@ struct CommitterState {
   /// Told once when durability is lost, then finished; finished at close.
   private var observers: [AsyncStream<DurabilityStatus>.Continuation] = []
 
-  init(lastSequence: UInt64, frames: [FrameLocation], segments: [String]) {
+  init(
+    lastSequence: UInt64, frames: [FrameLocation], segments: [String],
+    chainBeforeFrames: SHA256.Digest? = nil,
+    unindexedBefore: ScanStart? = nil
+  ) {
     (lastAppended, written, durable) = (lastSequence, lastSequence, lastSequence)
     self.frames = frames
     self.segments = segments
+    self.chainBeforeFrames = chainBeforeFrames
+    self.unindexedBefore = unindexedBefore
+  }
+
+  /// Adds the frames before the one the open started at, read later by a scan that stopped there; each
+  /// with the name of its segment.
+  mutating func indexPrefix(_ prefix: [(FrameLocation, segment: String)], chainBefore: SHA256.Digest?) {
+    guard unindexedBefore != nil else { return }
+    let located = prefix.compactMap { frame, name -> FrameLocation? in
+      guard let index = segments.firstIndex(of: name) else { return nil }
+      var frame = frame
+      frame.segment = index
+      return frame
+    }
+    frames.insert(contentsOf: located, at: 0)
+    chainBeforeFrames = chainBefore
+    unindexedBefore = nil
+  }
+
+  /// The index of the frame that holds event `sequence`, if it is indexed.
+  func frameIndex(containing sequence: UInt64) -> Int? {
+    var low = 0
+    var high = frames.count
+    while low < high {
+      let mid = (low + high) / 2
+      if frames[mid].lastSequence < sequence { low = mid + 1 } else { high = mid }
+    }
+    return low < frames.count && frames[low].firstSequence <= sequence ? low : nil
+  }
+
+  /// The chain value before frame `index`.
+  func chain(before index: Int) -> SHA256.Digest? {
+    index == 0 ? chainBeforeFrames : frames[index - 1].chain
   }
 
   /// How many waiters are queued (for tests that queue them before a failure).

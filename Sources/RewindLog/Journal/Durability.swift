@@ -41,8 +41,12 @@ public struct FileJournalOptions: Sendable, Hashable {
   public var segmentSize: Int
   /// How new events are encoded. Existing events keep the codec they were written with.
   public var codec: EventCodec
-  /// Write a snapshot of the state every this many events (a store opened with `Store.open` only).
+  /// Write a snapshot of the state every this many events (a store with a `Codable` state opened with
+  /// `Store.open` only); `nil` writes none, and every open replays the whole log. The default,
+  /// ``defaultSnapshotInterval``, bounds how many events an open replays.
   public var snapshotInterval: UInt64?
+  /// How many snapshot files to keep: older ones are removed after each new snapshot (at least 1).
+  public var keptSnapshots: Int
   /// Keys the hash chain with HMAC-SHA-256 (see ``ChainKey``). A new log is created keyed; an existing log
   /// must have been written with the same key (``FileJournalError/wrongKey(segment:)``,
   /// ``FileJournalError/keyRequired(segment:)``, ``FileJournalError/notKeyed(segment:)`` otherwise).
@@ -55,15 +59,21 @@ public struct FileJournalOptions: Sendable, Hashable {
   /// cannot trap on any value of their action type lose nothing by the default).
   public var checksChainBeforeReplay: Bool
 
+  /// 10,000 events: an open replays at most about this many events (a few milliseconds) beyond the undo
+  /// history, while a snapshot, which encodes the whole state, is written rarely.
+  public static let defaultSnapshotInterval: UInt64 = 10_000
+
   /// Creates options.
   public init(
     durability: Durability = .grouped(), segmentSize: Int = 64 << 20, codec: EventCodec = .binary,
-    snapshotInterval: UInt64? = nil, chainKey: ChainKey? = nil, checksChainBeforeReplay: Bool = false
+    snapshotInterval: UInt64? = FileJournalOptions.defaultSnapshotInterval, keptSnapshots: Int = 2,
+    chainKey: ChainKey? = nil, checksChainBeforeReplay: Bool = false
   ) {
     self.durability = durability
     self.segmentSize = max(segmentSize, 256)
     self.codec = codec
     self.snapshotInterval = snapshotInterval.map { max($0, 1) }
+    self.keptSnapshots = max(keptSnapshots, 1)
     self.chainKey = chainKey
     self.checksChainBeforeReplay = checksChainBeforeReplay
   }

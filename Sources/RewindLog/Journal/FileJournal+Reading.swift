@@ -36,11 +36,43 @@ extension FileJournal {
     return result
   }
 
-  /// The chain value of the frame that holds event `sequence`, when it is written.
+  /// The chain value of the frame that holds event `sequence`, when it is written (and, if it lies before
+  /// the frame the open started at, when the frames before that read back and check).
   func chainValue(containing sequence: UInt64) -> SHA256.Digest? {
+    guard (try? indexPrefixIfNeeded(before: sequence)) != nil else { return nil }
+    return committer.read { state in state.frameIndex(containing: sequence).map { state.frames[$0].chain } }
+  }
+
+  /// The frame that holds event `sequence` and the chain value before it: where a snapshot at `sequence`
+  /// lets a later open start reading.
+  func framePosition(containing sequence: UInt64) -> SnapshotFile.FramePosition? {
     committer.read { state in
-      guard let index = Self.frameIndex(in: state.frames, containing: sequence) else { return nil }
-      return state.frames[index].chain
+      guard let index = state.frameIndex(containing: sequence), let previous = state.chain(before: index),
+        let segmentFirst = SegmentHeader.firstSequence(
+          fromFileName: state.segments[state.frames[index].segment])
+      else { return nil }
+      let frame = state.frames[index]
+      return SnapshotFile.FramePosition(
+        segmentFirstSequence: segmentFirst, offset: frame.offset, frameFirstSequence: frame.firstSequence,
+        previousChain: previous)
+    }
+  }
+
+  /// Reads and checks the frames before the one the open started at, the first time something asks for
+  /// an event among them: a store opened from a snapshot reads only the log after it.
+  /// - Throws: ``FileJournalError`` when those frames are damaged, or do not end with the chain value the
+  ///   open started from (`tampered`).
+  func indexPrefixIfNeeded(before sequence: UInt64) throws {
+    guard let start = committer.read({ $0.unindexedBefore }), sequence < start.frameFirstSequence else {
+      return
+    }
+    try prefixIndexing.withLock { _ throws(FileJournalError) in
+      // Another reader may have indexed it while this one waited.
+      guard committer.read({ $0.unindexedBefore }) != nil else { return }
+      let prefix = try LogScanner(fileSystem: fileSystem, directory: directory, key: options.chainKey)
+        .scan(stoppingAt: start)
+      let named = prefix.frames.map { ($0, segment: prefix.segments[$0.segment].name) }
+      committer.indexPrefix(named, chainBefore: prefix.chainBeforeFrames)
     }
   }
 
@@ -57,16 +89,6 @@ extension FileJournal {
     try committer.wait(for: .written, through: sequence)
   }
 
-  private static func frameIndex(in frames: [FrameLocation], containing sequence: UInt64) -> Int? {
-    var low = 0
-    var high = frames.count
-    while low < high {
-      let mid = (low + high) / 2
-      if frames[mid].lastSequence < sequence { low = mid + 1 } else { high = mid }
-    }
-    return low < frames.count && frames[low].firstSequence <= sequence ? low : nil
-  }
-
   @usableFromInline
   func forEachRecord(
     from first: UInt64, through last: UInt64?, _ body: (EventRecord, EventLocation) throws -> Void
@@ -74,9 +96,12 @@ extension FileJournal {
     // Only what the range needs must be written first: after a failure, what was written stays readable.
     let appended = lastSequence
     try waitUntilWritten(through: min(last ?? appended, appended))
-    let (frames, segments, written) = committer.read { ($0.frames, $0.segments, $0.written) }
+    try indexPrefixIfNeeded(before: first)
+    let (frames, segments, written, found) = committer.read {
+      ($0.frames, $0.segments, $0.written, $0.frameIndex(containing: first))
+    }
     let upper = min(last ?? written, written)
-    guard first <= upper, var index = Self.frameIndex(in: frames, containing: first) else { return }
+    guard first <= upper, var index = found else { return }
     while index < frames.count, frames[index].firstSequence <= upper {
       // Read a run of frames of one segment with one call, a few MiB at most (or one frame).
       var end = index

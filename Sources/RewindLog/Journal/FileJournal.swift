@@ -37,6 +37,10 @@ public final class FileJournal<Action: Codable & Sendable>: Journal {
   let isEnum = Atomic<UInt8>(0)
   /// Checks the hash chain read on open, on another thread (see ``finishChainCheck()``).
   private let chainCheck: ChainCheck
+  /// Serializes reading the frames before the one the open started at (see `indexPrefixIfNeeded`).
+  let prefixIndexing = Locked<Void>(())
+  /// The snapshot whose frame the open started at, read once for both the scan and the state.
+  let startSnapshot: SnapshotFile?
   /// The codec of a ``BinaryCodable`` action type, which bypasses `Codable`.
   let direct = DirectCodec<Action>.make()
 
@@ -69,27 +73,30 @@ public final class FileJournal<Action: Codable & Sendable>: Journal {
   /// checked (unless `options.checksChainBeforeReplay`): the check goes on on another thread while the
   /// caller replays, and the caller must call ``finishChainCheck()`` before it hands the journal (or
   /// anything read from it) to anyone.
+  ///
+  /// With `startingFromSnapshot`, the scan starts at the frame of the newest snapshot that records one, and
+  /// the frames before it are read (and their chain checked) only when something asks for their events;
+  /// when that frame does not fit the log, the whole log is scanned as usual.
   @usableFromInline
   convenience init(
     directory: String, options: FileJournalOptions, upcasters: EventUpcasters,
-    checkingChainWhileReplaying: Void
+    checkingChainWhileReplaying: Void, startingFromSnapshot: Bool = false
   ) throws {
     try self.init(
       directory: directory, options: options, upcasters: upcasters, fileSystem: POSIXFileSystem(),
-      finishingChainCheck: options.checksChainBeforeReplay)
+      finishingChainCheck: options.checksChainBeforeReplay, startingFromSnapshot: startingFromSnapshot)
   }
 
   package init(
     directory: String, options: FileJournalOptions, upcasters: EventUpcasters = EventUpcasters(),
-    fileSystem: any LogFileSystem, finishingChainCheck: Bool = true
+    fileSystem: any LogFileSystem, finishingChainCheck: Bool = true, startingFromSnapshot: Bool = false
   ) throws {
     self.directory = directory
     self.options = options
     self.upcasters = upcasters
     decoder = EventDecoder(upcasters: upcasters)
     self.fileSystem = fileSystem
-    let chainCheck = ChainCheck(key: options.chainKey)
-    self.chainCheck = chainCheck
+    var chainCheck = ChainCheck(key: options.chainKey)
     do { try fileSystem.createDirectory(directory) } catch { throw FileJournalError.io(error) }
     do {
       lock = try fileSystem.lock(directory + "/LOCK")
@@ -99,14 +106,18 @@ public final class FileJournal<Action: Codable & Sendable>: Journal {
         ? FileJournalError.locked(directory: directory) : FileJournalError.io(error)
     }
     do {
+      let scanner = LogScanner(fileSystem: fileSystem, directory: directory, key: options.chainKey)
+      var start =
+        startingFromSnapshot ? SnapshotFile.newestReadable(in: directory, fileSystem: fileSystem) : nil
       let scanned: ScannedLog
       do {
-        scanned = try LogScanner(fileSystem: fileSystem, directory: directory, key: options.chainKey)
-          .scan(chainCheck: chainCheck)
+        scanned = try Self.scan(with: scanner, from: &start, chainCheck: &chainCheck)
       } catch {
         try chainCheck.finish()
         throw error
       }
+      self.chainCheck = chainCheck
+      startSnapshot = start
       if let torn = scanned.tornTail {
         // Nothing is cut off a log whose chain is wrong.
         try chainCheck.finish()
@@ -150,6 +161,24 @@ public final class FileJournal<Action: Codable & Sendable>: Journal {
     let result = Result(catching: replay)
     try finishChainCheck()
     return try result.get()
+  }
+
+  /// Scans the log from the frame of `start` (a snapshot) when it has one and it fits the log, otherwise
+  /// whole; `start` is cleared and `chainCheck` replaced when the start did not fit.
+  private static func scan(
+    with scanner: LogScanner, from start: inout SnapshotFile?, chainCheck: inout ChainCheck
+  ) throws(FileJournalError) -> ScannedLog {
+    if let position = start?.position {
+      do {
+        return try scanner.scan(chainCheck: chainCheck, from: ScanStart(position))
+      } catch {
+        // The snapshot's frame does not fit the log: a whole scan names any damage.
+        _ = try? chainCheck.finish()
+        chainCheck = ChainCheck(key: scanner.key)
+        start = nil
+      }
+    }
+    return try scanner.scan(chainCheck: chainCheck)
   }
 
   /// Removes a torn tail: truncates the last segment, or sets an incomplete segment aside.

@@ -24,7 +24,8 @@ extension FileJournal {
         sequence: sequence, reason: "the state encodes to more than 4 GiB")
     }
     let file = SnapshotFile(
-      logID: logID, sequence: sequence, chain: chain, codec: options.codec, state: bytes)
+      logID: logID, sequence: sequence, chain: chain, codec: options.codec,
+      position: framePosition(containing: sequence), state: bytes)
     let name = SnapshotFile.fileName(sequence: sequence)
     let temporary = directory + "/" + name + ".tmp"
     do {
@@ -40,6 +41,27 @@ extension FileJournal {
     }
   }
 
+  /// Removes the snapshot files beyond the newest `options.keptSnapshots`: each new snapshot makes the
+  /// oldest useless (an older one is only a fallback for a newer one that no longer reads).
+  /// - Throws: ``FileJournalError/io(_:)`` when a file cannot be removed.
+  public func removeOldSnapshots() throws {
+    try removeSnapshots(
+      SnapshotFile.files(in: directory, fileSystem: fileSystem).dropFirst(options.keptSnapshots))
+  }
+
+  /// Removes the snapshot files as of events after `sequence`: written before an undo, redo or restore went
+  /// back past them, they would make an open replay events that jump to states before them.
+  func removeSnapshots(after sequence: UInt64) throws {
+    try removeSnapshots(
+      SnapshotFile.files(in: directory, fileSystem: fileSystem).filter { $0.sequence > sequence })
+  }
+
+  private func removeSnapshots(_ files: some Sequence<(name: String, sequence: UInt64)>) throws {
+    for (name, _) in files {
+      do { try fileSystem.remove(directory + "/" + name) } catch { throw FileJournalError.io(error) }
+    }
+  }
+
   /// The newest snapshot that matches the log and decodes as `State`, or `nil` (full replay), with the
   /// snapshots passed over and why. A damaged or mismatching snapshot falls back to an older one.
   public func loadSnapshot<State: Decodable>(_ type: State.Type) -> (
@@ -49,7 +71,11 @@ extension FileJournal {
     for (name, sequence) in SnapshotFile.files(in: directory, fileSystem: fileSystem) {
       let loaded: Result<SnapshotFile, SnapshotRejection.Reason>
       do {
-        loaded = try SnapshotFile.load(directory + "/" + name, fileSystem: fileSystem).snapshot
+        if let startSnapshot, startSnapshot.sequence == sequence {
+          loaded = .success(startSnapshot)  // read when the journal opened
+        } else {
+          loaded = try SnapshotFile.load(directory + "/" + name, fileSystem: fileSystem).snapshot
+        }
       } catch {
         rejected.append(SnapshotRejection(file: name, reason: .damaged(String(describing: error))))
         continue

@@ -34,8 +34,15 @@ extension Store where Action: Codable {
 extension Store where Action: Codable, State: Codable {
   /// Opens a store on the file journal in `directory`, restoring its state from the newest snapshot that
   /// matches the log plus the events after it; a damaged or mismatching snapshot falls back to an older
-  /// one, then to a full replay (see ``FileJournal/snapshotRecovery``). With
-  /// `options.snapshotInterval`, a snapshot is written every that many events, off the sending thread.
+  /// one, then to a full replay (see ``FileJournal/snapshotRecovery``).
+  ///
+  /// Opening reads the log from the snapshot's frame on: its time grows with the events since the
+  /// snapshot, not with the log. The events before it are read, and their hash chain checked, when
+  /// something first asks for them (`rewind verify` checks the whole log). A snapshot is written every
+  /// `options.snapshotInterval` events (10,000 by default; `nil` turns them off), off the sending thread,
+  /// as of the oldest event the undo history can go back to, so that a reopened store keeps its undo and
+  /// redo stacks (see ``FileJournalOptions/snapshotInterval``). The newest `options.keptSnapshots` files
+  /// are kept.
   ///
   /// Events written with older schema versions of `Action` are converted by `upcasters` during the replay.
   /// - Throws: the errors of ``FileJournal/init(directory:options:upcasters:)`` and of decoding an event
@@ -54,35 +61,54 @@ extension Store where Action: Codable, State: Codable {
     diagnostics: @escaping @Sendable (Diagnostic) -> Void = Store.printDiagnostic
   ) throws -> Store where R.State == State, R.Action == Action {
     let journal = try FileJournal<Action>(
-      directory: directory, options: options, upcasters: upcasters, checkingChainWhileReplaying: ())
+      directory: directory, options: options, upcasters: upcasters, checkingChainWhileReplaying: (),
+      startingFromSnapshot: true)
     let store = try journal.afterChainCheck {
       let restored = journal.loadSnapshot(State.self)
       journal.setSnapshotRecovery(restored.recovery)
-      return try Store(
-        origin: restored.state ?? initialState, at: restored.sequence, reducer: reducer, journal: journal,
-        clock: clock, actor: actor, history: history, diagnostics: diagnostics)
+      do {
+        return try Store(
+          origin: restored.state ?? initialState, at: restored.sequence, reducer: reducer, journal: journal,
+          clock: clock, actor: actor, history: history, diagnostics: diagnostics)
+      } catch let error as HistoryError where restored.sequence > 0 {
+        // An undo, redo or restore after the snapshot goes back before it: replay the whole log instead.
+        journal.setSnapshotRecovery(restored.recovery.replayedInstead(because: error))
+        return try Store(
+          origin: initialState, at: 0, reducer: reducer, journal: journal, clock: clock, actor: actor,
+          history: history, diagnostics: diagnostics)
+      }
     }
-    if options.snapshotInterval != nil {
+    if let interval = options.snapshotInterval {
       let queue = DispatchQueue(label: "RewindLog snapshots")
       journal.onSnapshotDue { [weak store, weak journal] _ in
         guard let store, let journal else { return }
-        queue.async { store.writeSnapshot(to: journal, diagnostics: diagnostics) }
+        queue.async { store.writeReopenSnapshot(to: journal, interval: interval, diagnostics: diagnostics) }
       }
     }
     return store
   }
 
   /// Writes a snapshot of the current state to `journal` now (blocking until it is durable).
+  ///
+  /// A store reopened from it starts with an empty undo history; the snapshots `Store.open` writes on its
+  /// own keep the history instead (they record an older state).
   /// - Throws: the errors of ``FileJournal/writeSnapshot(_:at:)``.
   public func writeSnapshot(to journal: FileJournal<Action>) throws {
     let (state, sequence) = stateAndSequence
     try journal.writeSnapshot(state, at: sequence)
   }
 
+  /// The periodic snapshot: as of the oldest event the undo history reaches, unless that is more than an
+  /// interval back; then older snapshot files beyond `keptSnapshots` are removed.
   @usableFromInline
-  func writeSnapshot(to journal: FileJournal<Action>, diagnostics: @Sendable (Diagnostic) -> Void) {
+  func writeReopenSnapshot(
+    to journal: FileJournal<Action>, interval: UInt64, diagnostics: @Sendable (Diagnostic) -> Void
+  ) {
     do {
-      try writeSnapshot(to: journal)
+      let (state, sequence) = reopenPoint(maxDistance: interval)
+      try journal.writeSnapshot(state, at: sequence)
+      try journal.removeSnapshots(after: sequence)
+      try journal.removeOldSnapshots()
     } catch {
       diagnostics(Diagnostic(kind: .journalFailed, message: "snapshot not written: \(error)"))
     }
