@@ -24,6 +24,10 @@ struct Checkpoints<State> {
   /// and is kept even when the limit drops older ones.
   @usableFromInline
   var checkpoints: [Checkpoint]
+  /// The initial state, as of event 0, when history starts at a snapshot: the state as of an event before
+  /// the origin is replayed from it (reading the log's older events), rather than refused.
+  @usableFromInline
+  var genesis: Checkpoint?
 
   @inlinable
   init(origin: Checkpoint, interval: Int, limit: Int) {
@@ -43,6 +47,13 @@ struct Checkpoints<State> {
     defer { checkInvariantsIfEnabled() }
     checkpoints.append(Checkpoint(sequence: sequence, state: state()))
     if checkpoints.count > limit + 1 { checkpoints.remove(at: 1) }
+  }
+
+  /// The newest checkpoint at or before `sequence`, or the genesis state for a sequence number before the
+  /// origin; `nil` when there is none.
+  @inlinable
+  func start(atOrBefore sequence: UInt64) -> Checkpoint? {
+    sequence >= origin.sequence ? nearest(atOrBefore: sequence) : genesis
   }
 
   /// The newest checkpoint at or before `sequence`.

@@ -10,11 +10,11 @@ struct Replayer<State, Action: Sendable> {
   func state(at target: UInt64, skipping: Set<UInt64> = []) throws -> State {
     let firstSkipped = skipping.filter { $0 <= target }.min()
     let startLimit = firstSkipped.map { min(target, $0 - 1) } ?? target
-    // Skipping an event the origin state already includes cannot be undone from here.
-    guard startLimit >= checkpoints.origin.sequence else {
+    // Skipping an event the origin state already includes cannot be undone from here, unless the
+    // history keeps the initial state to replay from.
+    guard let start = checkpoints.start(atOrBefore: startLimit) else {
       throw HistoryError.beforeHistory(requested: startLimit, origin: checkpoints.origin.sequence)
     }
-    let start = checkpoints.nearest(atOrBefore: startLimit)
     if start.sequence == target { return start.state }
 
     let events = try journal.events(in: (start.sequence + 1)...target)

@@ -9,10 +9,14 @@ struct StoreHistory<State> {
   var branches: [HistoryBranch]
 
   @inlinable
-  init(origin state: State, sequence: UInt64, undoLimit: Int, checkpointInterval: Int, checkpointLimit: Int) {
+  init(
+    origin state: State, sequence: UInt64, genesis: State? = nil, undoLimit: Int, checkpointInterval: Int,
+    checkpointLimit: Int
+  ) {
     undo = UndoHistory(limit: undoLimit)
     checkpoints = Checkpoints(
       origin: .init(sequence: sequence, state: state), interval: checkpointInterval, limit: checkpointLimit)
+    if sequence > 0, let genesis { checkpoints.genesis = .init(sequence: 0, state: genesis) }
     branches = [HistoryBranch(base: sequence, first: sequence + 1, last: sequence)]
   }
 

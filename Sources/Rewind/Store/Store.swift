@@ -84,6 +84,9 @@ public final class Store<State: Sendable, Action: Sendable>: ScopedStore<State, 
   /// Creates a store whose history starts from `origin`, the state as of event `sequence` (0 for the
   /// initial state, or a snapshot's sequence number), and replays the journal's later events.
   ///
+  /// With `genesis`, the state before the first event, ``state(at:)`` and ``restore(to:from:)`` still reach
+  /// events before `sequence` by replaying the journal from it (when the journal still holds them).
+  ///
   /// - Throws: ``JournalError`` or ``HistoryError`` as the public initializers do.
   ///
   /// Inlinable, with the replay loop, so that replay is specialized for the app's types where the store is
@@ -93,11 +96,12 @@ public final class Store<State: Sendable, Action: Sendable>: ScopedStore<State, 
     origin: State, at sequence: UInt64, reducer: R, journal: some Journal<Action>, clock: some EventClock,
     actor: String?, history: HistoryConfiguration<Action>,
     diagnostics: @escaping @Sendable (Diagnostic) -> Void,
-    dependencies: (inout DependencyValues) -> Void = { _ in }
+    dependencies: (inout DependencyValues) -> Void = { _ in }, genesis: State? = nil
   ) throws where R.State == State, R.Action == Action {
     let reduce: @Sendable (inout State, Action) -> Effect<Action> = { reducer.reduce(into: &$0, action: $1) }
     var recovered = StoreHistory(
-      origin: origin, sequence: sequence, undoLimit: history.undoPolicy == nil ? 0 : history.undoLimit,
+      origin: origin, sequence: sequence, genesis: genesis,
+      undoLimit: history.undoPolicy == nil ? 0 : history.undoLimit,
       checkpointInterval: history.checkpointInterval, checkpointLimit: history.checkpointLimit)
     var state = origin
     let last = try StoreEngine.recover(

@@ -69,7 +69,7 @@ extension Store where Action: Codable, State: Codable {
       do {
         return try Store(
           origin: restored.state ?? initialState, at: restored.sequence, reducer: reducer, journal: journal,
-          clock: clock, actor: actor, history: history, diagnostics: diagnostics)
+          clock: clock, actor: actor, history: history, diagnostics: diagnostics, genesis: initialState)
       } catch let error as HistoryError where restored.sequence > 0 {
         // An undo, redo or restore after the snapshot goes back before it: replay the whole log instead.
         journal.setSnapshotRecovery(restored.recovery.replayedInstead(because: error))
