@@ -3,27 +3,29 @@ import Rewind
 import RewindLog
 
 /// `journal/open-1M`: how long `Store.open` takes, with the default options, on a log of 1,000,000 events:
-/// the journal suite's own state (notes renamed by id, 1,000 of them), and `journal/open-1M-rows=10000`, an
+/// the journal suite's own events and state (1,000 notes, each event renames one), and `journal/open-1M-rows=10000`, an
 /// app-shaped one (10,000 titled rows in an ``IdentifiedArray``; each event renames or toggles one).
 /// Baseline: the same log replayed whole (no snapshot), which is what every open cost before snapshots
 /// were on by default.
 func measureOpen(events count: Int, reporter: Reporter) throws {
   let name = count == 1_000_000 ? "journal/open-1M" : "journal/open-\(count)"
   try measureOpen(
-    name, events: count, initialState: { BenchNotes.State() }, reducer: BenchNotes(), reporter: reporter)
+    name, events: count, initialState: { BenchNotes.State() }, reducer: BenchNotes(),
+    action: { .rename(id: $0 % 1000, title: "a renamed note title, #\($0 % 10_000)") }, reporter: reporter)
   try measureOpen(
     name + "-rows=\(OpenRows.rowCount)", events: count, initialState: { OpenRows.State() },
     reducer: OpenRows(),
-    reporter: reporter)
+    action: OpenRows.scatteredEdit, reporter: reporter)
 }
 
 private func measureOpen<R: Reducer & Sendable>(
-  _ name: String, events count: Int, initialState: () -> R.State, reducer: R, reporter: Reporter
+  _ name: String, events count: Int, initialState: () -> R.State, reducer: R, action: (Int) -> BenchNote,
+  reporter: Reporter
 ) throws where R.Action == BenchNote, R.State: Codable & Sendable {
   let directory = NSTemporaryDirectory() + "/rewind-bench-open-\(UInt64.random(in: 0...UInt64.max))"
   defer { try? FileManager.default.removeItem(atPath: directory) }
   let started = now()
-  try writeOpenLog(count, to: directory, initialState: initialState(), reducer: reducer)
+  try writeOpenLog(count, to: directory, initialState: initialState(), reducer: reducer, action: action)
   reporter.progress(
     "\(name): \(count) events written through Store.open in \(String(format: "%.1f", now() - started)) s")
 
@@ -46,7 +48,7 @@ private func measureOpen<R: Reducer & Sendable>(
 /// Writes `count` events through a store opened with the default options (snapshots included), then waits
 /// for the snapshot the last events made due.
 private func writeOpenLog<R: Reducer & Sendable>(
-  _ count: Int, to directory: String, initialState: R.State, reducer: R
+  _ count: Int, to directory: String, initialState: R.State, reducer: R, action: (Int) -> BenchNote
 ) throws where R.Action == BenchNote, R.State: Codable & Sendable {
   let store = try Store.open(directory: directory, initialState: initialState, reducer: reducer)
   for sequence in 1...count {
@@ -83,6 +85,13 @@ struct OpenRows: Reducer {
   struct State: Codable, Sendable {
     var rows = IdentifiedArray(
       uniqueElements: (0..<OpenRows.rowCount).map { Row(id: $0, title: "row #\($0)") })
+  }
+
+  /// Event `sequence`: every row in turn, in a scattered order; three renames to a toggle.
+  static func scatteredEdit(_ sequence: Int) -> BenchNote {
+    let id = sequence &* 7_919 % rowCount
+    return sequence % 4 == 0
+      ? .toggle(id: id) : .rename(id: id, title: "a renamed row, #\(sequence % 10_000)")
   }
 
   func reduce(into state: inout State, action: BenchNote) -> Effect<BenchNote> {
