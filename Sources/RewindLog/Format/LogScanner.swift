@@ -48,6 +48,10 @@ struct ScannedLog: Sendable {
   var tornTail: TornTail?
   /// Whether the segment headers say the chain is keyed.
   var isKeyed = false
+  /// The cut record of a log cut by retention.
+  var cut: CutAnchor?
+  /// Segments at or before the cut still on disk (a cut interrupted before it unlinked them).
+  var cutLeftovers: [String] = []
 }
 
 /// Reads and checks a log directory by the recovery rules of Docs/Persistence.md, without changing it.
@@ -97,8 +101,12 @@ struct LogScanner {
     -> ScannedLog
   {
     var log = ScannedLog()
-    let names = try segmentNames()
-    var expected: UInt64 = 1
+    // A log cut by retention starts after its cut record; segments the record accounts for are skipped.
+    let cut = try CutRecovery(directory: directory, fileSystem: fileSystem, names: try segmentNames())
+    let names = cut.kept
+    log.cut = cut.anchor
+    log.cutLeftovers = cut.leftovers.map(\.name)
+    var expected = cut.firstSequence
     var chain: SHA256.Digest?
     segments: for (index, entry) in names.enumerated() {
       let isLast = index == names.count - 1
@@ -126,7 +134,7 @@ struct LogScanner {
         try Self.checkKey(key, against: header, segment: entry.name)
         log.logID = header.logID
         log.isKeyed = header.isKeyed
-        chain = SegmentHeader.genesisChain(logID: header.logID)
+        chain = try cut.startChain(logID: header.logID, key: key)
       }
       guard header.logID == log.logID else {
         throw .corrupted(
@@ -144,6 +152,11 @@ struct LogScanner {
         )
       }
       guard header.previousChain == chain else {
+        if index == 0, let anchor = cut.anchor {
+          throw .tamperedCut(
+            reason: "its chain value differs from the one \(entry.name) continues",
+            lastGoodSequence: anchor.throughSequence)
+        }
         throw .tampered(segment: entry.name, offset: 0, lastGoodSequence: expected - 1)
       }
       var offset = UInt64(header.size)
@@ -205,7 +218,8 @@ struct LogScanner {
         SegmentInfo(name: entry.name, firstSequence: header.firstSequence, validEnd: offset))
     }
     log.lastSequence = expected - 1
-    log.lastChain = chain
+    log.lastChain = chain ?? cut.anchor?.chain
+    if log.logID == nil { log.logID = cut.anchor?.logID }
     return log
   }
 

@@ -24,7 +24,8 @@ final class Committer: @unchecked Sendable {  // `writer` is touched only by the
     var segments = scanned.segments.map(\.name)
     if segments.isEmpty || segments.last != writer.segmentName { segments.append(writer.segmentName) }
     state = Locked(
-      CommitterState(lastSequence: writer.nextSequence - 1, frames: scanned.frames, segments: segments))
+      CommitterState(
+        lastSequence: writer.nextSequence - 1, frames: scanned.frames, segments: segments, cut: scanned.cut))
     switch durability {
     case .none: (syncs, window) = (false, .zero)
     case .grouped(let window): (syncs, self.window) = (true, window)
@@ -64,6 +65,17 @@ final class Committer: @unchecked Sendable {  // `writer` is touched only by the
 
   func setSnapshotHandler(_ handler: @escaping @Sendable (UInt64) -> Void) {
     state.withLock { $0.setSnapshotHandler(handler) }
+  }
+
+  /// Calls `handler` (on the committer thread, outside the lock) after each commit that rolled to a new
+  /// segment; it must return at once (retention hands the cut to its own thread).
+  func setRollHandler(_ handler: @escaping @Sendable () -> Void) {
+    state.withLock { $0.setRollHandler(handler) }
+  }
+
+  /// Records a durable cut (see ``CommitterState/applyCut(_:removingSegments:)``).
+  func applyCut(_ anchor: CutAnchor, removingSegments count: Int) {
+    state.withLock { $0.applyCut(anchor, removingSegments: count) }
   }
 
   /// The status now, then once more if durability is lost; finished then or at close.
@@ -161,6 +173,7 @@ final class Committer: @unchecked Sendable {  // `writer` is touched only by the
       if let status = wakeups.status { observer.yield(status) }
       observer.finish()
     }
+    wakeups.rolled?()
   }
 
   private static func resume(_ waiter: CommitterState.Waiter, with outcome: Result<Void, FileJournalError>) {

@@ -50,6 +50,8 @@ struct CommitterState {
     var observers: [AsyncStream<DurabilityStatus>.Continuation] = []
     /// What the observers are told before they are finished; `nil` finishes them without a word.
     var status: DurabilityStatus?
+    /// Called when the commit rolled to a new segment: retention may cut now.
+    var rolled: (@Sendable () -> Void)?
 
     var isEmpty: Bool { waiters.isEmpty && observers.isEmpty }
   }
@@ -65,9 +67,16 @@ struct CommitterState {
   private(set) var durable: UInt64
   /// The write or sync that failed; sticky: nothing is retried after it.
   private(set) var failure: IOError?
+  /// The frames still in the log (retention drops the ones it cut), oldest first.
   private(set) var frames: [FrameLocation]
+  /// The names of the segments from ``segmentBase`` on: a frame's segment index counts from the first
+  /// segment the journal opened, so it stays valid when retention removes segments before it.
   private(set) var segments: [String]
+  private(set) var segmentBase = 0
+  /// The newest cut retention made (or the one the log was opened with).
+  private(set) var cut: CutAnchor?
   private(set) var snapshotHandler: (@Sendable (UInt64) -> Void)?
+  private var rollHandler: (@Sendable () -> Void)?
   private var refusal: Refusal?
   private var open = Group()
   private var ready: [Group] = []
@@ -84,11 +93,15 @@ struct CommitterState {
   /// Told once when durability is lost, then finished; finished at close.
   private var observers: [AsyncStream<DurabilityStatus>.Continuation] = []
 
-  init(lastSequence: UInt64, frames: [FrameLocation], segments: [String]) {
+  init(lastSequence: UInt64, frames: [FrameLocation], segments: [String], cut: CutAnchor? = nil) {
     (lastAppended, written, durable) = (lastSequence, lastSequence, lastSequence)
     self.frames = frames
     self.segments = segments
+    self.cut = cut
   }
+
+  /// The name of the segment with index `index` (a ``FrameLocation/segment``).
+  func segmentName(_ index: Int) -> String { segments[index - segmentBase] }
 
   /// How many waiters are queued (for tests that queue them before a failure).
   var queuedWaiterCount: Int { waiters.count }
@@ -135,6 +148,24 @@ struct CommitterState {
 
   mutating func setSnapshotHandler(_ handler: @escaping @Sendable (UInt64) -> Void) {
     snapshotHandler = handler
+  }
+
+  mutating func setRollHandler(_ handler: @escaping @Sendable () -> Void) {
+    rollHandler = handler
+  }
+
+  // MARK: Retention
+
+  /// Records a cut whose record is durable: events through `anchor.throughSequence` and the oldest
+  /// `count` segments leave the log (readers asking for them get ``FileJournalError/eventsCut(requested:cut:)``).
+  mutating func applyCut(_ anchor: CutAnchor, removingSegments count: Int) {
+    precondition(count < segments.count, "the active segment is never cut")
+    let kept = frames.firstIndex { $0.lastSequence > anchor.throughSequence } ?? frames.count
+    frames.removeFirst(kept)
+    segments.removeFirst(count)
+    segmentBase += count
+    cut = anchor
+    checkInvariants()
   }
 
   // MARK: Waiting
@@ -208,17 +239,20 @@ struct CommitterState {
   mutating func committed(
     _ frames: [(FrameLocation, segment: String)], synced: Bool, failure newFailure: IOError?
   ) -> Wakeups {
+    var wakeups = Wakeups()
     for (location, segment) in frames {
       #if REWIND_CHECK_INVARIANTS
         precondition(location.firstSequence == written + 1, "frames are not gapless")
-        precondition(location.segment <= segments.count, "a segment was skipped")
+        precondition(location.segment <= segmentBase + segments.count, "a segment was skipped")
       #endif
-      if segments.count <= location.segment { segments.append(segment) }
+      if segmentBase + segments.count <= location.segment {
+        segments.append(segment)
+        wakeups.rolled = rollHandler
+      }
       self.frames.append(location)
       written = location.lastSequence
     }
     if synced { durable = written }
-    var wakeups = Wakeups()
     if let newFailure, failure == nil {
       failure = newFailure
       swap(&wakeups.observers, &observers)
@@ -296,5 +330,9 @@ struct CommitterState {
         outcome(waiter.progress, through: waiter.target) == nil, "a decided waiter is still queued")
     }
     precondition(failure == nil || observers.isEmpty, "observers left after a failure")
+    precondition(
+      frames.first.map { $0.firstSequence == (cut?.throughSequence ?? 0) + 1 && $0.segment >= segmentBase }
+        ?? true,
+      "the first frame does not start right after the cut")
   }
 }

@@ -54,12 +54,20 @@ public struct FileJournalOptions: Sendable, Hashable {
   /// tampered log before the open is refused: set this when a reducer must never see them (reducers that
   /// cannot trap on any value of their action type lose nothing by the default).
   public var checksChainBeforeReplay: Bool
+  /// How much of the log to keep on disk: whole segments older than it are removed, never one the newest
+  /// snapshot still needs (see ``RetentionPolicy``). Default: keep everything.
+  public var retention: RetentionPolicy
+  /// Receives each segment before retention removes it (see ``SegmentArchive``); `nil`: none.
+  public var archive: SegmentArchive?
 
   /// Creates options.
   public init(
     durability: Durability = .grouped(), segmentSize: Int = 64 << 20, codec: EventCodec = .binary,
-    snapshotInterval: UInt64? = nil, chainKey: ChainKey? = nil, checksChainBeforeReplay: Bool = false
+    snapshotInterval: UInt64? = nil, chainKey: ChainKey? = nil, checksChainBeforeReplay: Bool = false,
+    retention: RetentionPolicy = .keepEverything, archive: SegmentArchive? = nil
   ) {
+    self.retention = retention
+    self.archive = archive
     self.durability = durability
     self.segmentSize = max(segmentSize, 256)
     self.codec = codec

@@ -74,8 +74,13 @@ extension FileJournal {
     // Only what the range needs must be written first: after a failure, what was written stays readable.
     let appended = lastSequence
     try waitUntilWritten(through: min(last ?? appended, appended))
-    let (frames, segments, written) = committer.read { ($0.frames, $0.segments, $0.written) }
+    let (frames, segments, base, cut, written) = committer.read {
+      ($0.frames, $0.segments, $0.segmentBase, $0.cut, $0.written)
+    }
     let upper = min(last ?? written, written)
+    if let cut, first <= cut.throughSequence, first <= upper {
+      throw FileJournalError.eventsCut(requested: first, cut: cut.summary)
+    }
     guard first <= upper, var index = Self.frameIndex(in: frames, containing: first) else { return }
     while index < frames.count, frames[index].firstSequence <= upper {
       // Read a run of frames of one segment with one call, a few MiB at most (or one frame).
@@ -89,7 +94,7 @@ extension FileJournal {
       }
       let start = frames[index].offset
       let stop = frames[end].offset + UInt64(frames[end].size)
-      let name = segments[frames[index].segment]
+      let name = segments[frames[index].segment - base]
       let bytes: [UInt8]
       do {
         let file = try fileSystem.open(directory + "/" + name, create: false)

@@ -39,6 +39,8 @@ public final class FileJournal<Action: Codable & Sendable>: Journal {
   private let chainCheck: ChainCheck
   /// The codec of a ``BinaryCodable`` action type, which bypasses `Codable`.
   let direct = DirectCodec<Action>.make()
+  /// The thread retention cuts on.
+  let retention = RetentionWorker()
 
   /// Which snapshot `Store.open` restored the state from, and which it passed over; `nil` when the store
   /// was not opened from snapshots.
@@ -74,14 +76,15 @@ public final class FileJournal<Action: Codable & Sendable>: Journal {
     directory: String, options: FileJournalOptions, upcasters: EventUpcasters,
     checkingChainWhileReplaying: Void
   ) throws {
+    // Retention waits for the replay (``afterChainCheck(_:)``): a cut must not remove what it reads.
     try self.init(
       directory: directory, options: options, upcasters: upcasters, fileSystem: POSIXFileSystem(),
-      finishingChainCheck: options.checksChainBeforeReplay)
+      finishingChainCheck: options.checksChainBeforeReplay, schedulingRetention: false)
   }
 
   package init(
     directory: String, options: FileJournalOptions, upcasters: EventUpcasters = EventUpcasters(),
-    fileSystem: any LogFileSystem, finishingChainCheck: Bool = true
+    fileSystem: any LogFileSystem, finishingChainCheck: Bool = true, schedulingRetention: Bool = true
   ) throws {
     self.directory = directory
     self.options = options
@@ -122,15 +125,33 @@ public final class FileJournal<Action: Codable & Sendable>: Journal {
         throw FileJournalError.io(error)
       }
       logID = writer.logID
+      // Segments a crash left behind in the middle of a cut: finished off now (or by the next cut, when
+      // removing them fails: they are outside the log either way).
+      let finishedCut = Self.finishCut(scanned, in: directory, fileSystem: fileSystem)
       recoveryReport = RecoveryReport(
         lastSequence: scanned.lastSequence, tornTail: scanned.tornTail,
-        segmentCount: max(scanned.segments.count, 1))
+        segmentCount: max(scanned.segments.count, 1), finishedCut: finishedCut)
       committer = Committer(writer: writer, scanned: scanned, durability: options.durability)
     } catch {
       lock.release()
       throw error
     }
+    committer.setRollHandler { [weak self] in self?.scheduleRetention() }
     committer.start()
+    if schedulingRetention { scheduleRetention() }
+  }
+
+  /// Removes the segments an interrupted cut left (``ScannedLog/cutLeftovers``); returns those removed.
+  private static func finishCut(_ scanned: ScannedLog, in directory: String, fileSystem: any LogFileSystem)
+    -> [String]
+  {
+    var removed: [String] = []
+    for name in scanned.cutLeftovers {
+      guard (try? fileSystem.remove(directory + "/" + name)) != nil else { break }
+      removed.append(name)
+    }
+    if !removed.isEmpty { try? fileSystem.syncDirectory(directory) }
+    return removed
   }
 
   /// Waits until the hash chain read on open is checked; a no-op for a journal opened with
@@ -149,7 +170,9 @@ public final class FileJournal<Action: Codable & Sendable>: Journal {
   func afterChainCheck<T>(_ replay: () throws -> T) throws -> T {
     let result = Result(catching: replay)
     try finishChainCheck()
-    return try result.get()
+    let value = try result.get()
+    scheduleRetention()
+    return value
   }
 
   /// Removes a torn tail: truncates the last segment, or sets an incomplete segment aside.
@@ -185,6 +208,10 @@ public final class FileJournal<Action: Codable & Sendable>: Journal {
     let last = lastSequence
     let flushError: (any Error)?
     do { try committer.wait(for: .durable, through: last); flushError = nil } catch { flushError = error }
+    // A last cut, unless durability was lost (the log is then left as recovery will find it).
+    retention.close { () throws(FileJournalError) in
+      if flushError == nil, !options.retention.keepsEverything { _ = try cutSegments(now: Date()) }
+    }
     committer.stop()
     lock.release()
     if let flushError { throw flushError }

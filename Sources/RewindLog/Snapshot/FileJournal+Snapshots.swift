@@ -61,15 +61,8 @@ extension FileJournal {
         rejected.append(SnapshotRejection(file: name, reason: reason))
         continue
       }
-      guard snapshot.sequence == sequence, snapshot.logID == logID else {
-        rejected.append(SnapshotRejection(file: name, reason: .mismatch("another log or a renamed file")))
-        continue
-      }
-      guard snapshot.sequence <= lastSequence, chainValue(containing: snapshot.sequence) == snapshot.chain
-      else {
-        rejected.append(
-          SnapshotRejection(
-            file: name, reason: .mismatch("the log has no frame with its chain value at event \(sequence)")))
+      if let mismatch = mismatch(of: snapshot, named: sequence) {
+        rejected.append(SnapshotRejection(file: name, reason: mismatch))
         continue
       }
       do {
@@ -84,5 +77,18 @@ extension FileJournal {
       }
     }
     return (nil, 0, SnapshotRecovery(usedSequence: nil, rejected: rejected))
+  }
+
+  /// Why `snapshot` (from the file named for event `sequence`) does not match the log, or `nil` when it
+  /// does: same log, and the frame holding its event has its chain value. Opening and retention (which
+  /// never cuts past the newest matching snapshot) decide by this one rule.
+  func mismatch(of snapshot: SnapshotFile, named sequence: UInt64) -> SnapshotRejection.Reason? {
+    guard snapshot.sequence == sequence, snapshot.logID == logID else {
+      return .mismatch("another log or a renamed file")
+    }
+    guard snapshot.sequence <= lastSequence, chainValue(containing: snapshot.sequence) == snapshot.chain else {
+      return .mismatch("the log has no frame with its chain value at event \(sequence)")
+    }
+    return nil
   }
 }
