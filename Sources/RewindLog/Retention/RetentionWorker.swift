@@ -47,6 +47,9 @@ final class RetentionWorker: Sendable {
     return try result.get()
   }
 
+  /// Waits until every cut queued so far has run (for tests).
+  func waitForQueuedCuts() { queue.sync {} }
+
   /// Runs a last `cut` and stops: later requests are ignored. Its failure is reported, not thrown.
   func close(_ cut: () throws(FileJournalError) -> Void) {
     queue.sync {
