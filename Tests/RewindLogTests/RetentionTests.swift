@@ -12,7 +12,8 @@ import Testing
   static let segmentSize = 4096
 
   static func options(
-    events: UInt64? = 200, key: ChainKey? = nil, archive: SegmentArchive? = nil, snapshotInterval: UInt64? = nil
+    events: UInt64? = 200, key: ChainKey? = nil, archive: SegmentArchive? = nil,
+    snapshotInterval: UInt64? = nil
   ) -> FileJournalOptions {
     FileJournalOptions(
       durability: .grouped(), segmentSize: segmentSize, snapshotInterval: snapshotInterval, chainKey: key,
@@ -120,7 +121,8 @@ import Testing
     let key = keyed ? ChainKey.random() : nil
     let directory = TemporaryDirectory()
     do {
-      let journal = try FileJournal<Note>(directory: directory.path, options: Self.options(events: 300, key: key))
+      let journal = try FileJournal<Note>(
+        directory: directory.path, options: Self.options(events: 300, key: key))
       try Self.fill(journal, through: 600)
       _ = try journal.applyRetention()
       _ = try #require(journal.cut)
@@ -157,8 +159,9 @@ import Testing
     // A forged record with a valid checksum: a cut claimed through a later segment (unkeyed: the chain
     // value does not match the segment it claims; keyed: the tag is not made with the log's key).
     var anchor = try CutAnchor.parse(Array(anchorBytes))
-    anchor.throughSequence = try #require(
-      SegmentHeader.firstSequence(fromFileName: kept[1])) - 1
+    anchor.throughSequence =
+      try #require(
+        SegmentHeader.firstSequence(fromFileName: kept[1])) - 1
     let forged = anchor.encoded(key: keyed ? ChainKey.random() : nil)
     try Data(forged).write(to: URL(fileURLWithPath: anchorPath))
     let forgedReport = try LogAudit.verify(directory: directory.path, key: key)
@@ -319,7 +322,9 @@ import Testing
       (SegmentHeader.firstSequence(fromFileName: $0) ?? 0) <= cut.throughSequence
     }
     #expect(leftovers.count > unlinked)
-    for name in leftovers.prefix(unlinked) { try FileManager.default.removeItem(atPath: copy.path + "/" + name) }
+    for name in leftovers.prefix(unlinked) {
+      try FileManager.default.removeItem(atPath: copy.path + "/" + name)
+    }
     let reader = try LogReader(directory: copy.path)
     #expect(reader.summary.cut?.throughSequence == cut.throughSequence)
     #expect(try LogAudit.verify(directory: copy.path).isIntact)
@@ -359,7 +364,8 @@ import Testing
     for failAt in 1...4 {
       let fileSystem = FaultyFileSystem(seed: UInt64(failAt))
       let journal = try FileJournal<Note>(
-        directory: "/log", options: Self.options(events: 100), fileSystem: fileSystem, schedulingRetention: false)
+        directory: "/log", options: Self.options(events: 100), fileSystem: fileSystem,
+        schedulingRetention: false)
       try Self.fill(journal, through: 700)
       fileSystem.model.withLock { model in
         model.failing = [operation]
@@ -377,7 +383,8 @@ import Testing
       for seed in UInt64(1)...4 {
         let survivor = fileSystem.powerLoss(seed: seed &* 31 &+ UInt64(failAt))
         let reopened = try FileJournal<Note>(
-          directory: "/log", options: Self.options(events: 100), fileSystem: survivor, schedulingRetention: false)
+          directory: "/log", options: Self.options(events: 100), fileSystem: survivor,
+          schedulingRetention: false)
         #expect(reopened.lastSequence == 700, "\(operation) #\(failAt) seed \(seed)")
         try Self.expectIntact(reopened, through: 700)
         // The retried cut finishes.

@@ -49,7 +49,7 @@ struct LogVerifier {
     let cut: CutRecovery
     do {
       cut = try CutRecovery(directory: directory, fileSystem: fileSystem, names: try scanner.segmentNames())
-    } catch where error.code == .corrupted || error.code == .tampered {
+    } catch  where error.code == .corrupted || error.code == .tampered {
       walk.find(error.code == .tampered ? .modified : .corrupted, CutAnchor.fileName, 0, error.message)
       return walk.report
     }
@@ -116,8 +116,10 @@ struct LogVerifier {
       walk.report.isKeyed = header.isKeyed
       do {
         walk.chain =
-          try walk.cut?.startChain(logID: header.logID, key: key) ?? SegmentHeader.genesisChain(logID: header.logID)
-      } catch where
+          try walk.cut?.startChain(logID: header.logID, key: key)
+          ?? SegmentHeader.genesisChain(logID: header.logID)
+      } catch
+        where
         error.code == .tampered
       {
         walk.find(.modified, CutAnchor.fileName, 0, error.message)
@@ -295,6 +297,16 @@ struct LogVerifier {
   }
 
   private func checkAnchor(_ anchor: LogAnchor, _ walk: inout Walk) {
+    // An anchor at or before a retention cut names events the log no longer holds: it is checked only
+    // where the cut record states the chain value (at the cut itself).
+    if let cut = walk.cut?.anchor, anchor.sequence <= cut.throughSequence {
+      if anchor.sequence == cut.throughSequence, anchor.chain != cut.chain {
+        walk.report.firstProblem = AuditFinding(
+          kind: .modified, sequence: anchor.sequence, segment: CutAnchor.fileName, offset: 0,
+          detail: "the chain value at event \(anchor.sequence) differs from the anchor")
+      }
+      return
+    }
     guard let frame = walk.anchorFrame else {
       walk.find(
         .truncated, walk.lastSegment.isEmpty ? "(none)" : walk.lastSegment, Int(walk.lastEnd),

@@ -76,7 +76,9 @@ struct CutAnchor: Equatable, Sendable {
     }
     var reader = ByteReader(bytes, from: 0, end: bytes.count - 4)
     do {
-      guard Array(try reader.bytes(8)) == magic else { throw FileJournalError.corruptedCut(reason: "bad magic") }
+      guard Array(try reader.bytes(8)) == magic else {
+        throw FileJournalError.corruptedCut(reason: "bad magic")
+      }
       let version = try reader.u32()
       guard version == Self.version else {
         throw FileJournalError.corruptedCut(reason: "unsupported version \(version)")
@@ -88,7 +90,8 @@ struct CutAnchor: Equatable, Sendable {
       }
       var anchor = CutAnchor(
         logID: Array(try reader.bytes(16)), throughSequence: try reader.u64(),
-        chain: SHA256.Digest(bytes: Array(try reader.bytes(32))), cutTime: Int64(bitPattern: try reader.u64()),
+        chain: SHA256.Digest(bytes: Array(try reader.bytes(32))),
+        cutTime: Int64(bitPattern: try reader.u64()),
         eventsCut: try reader.u64(), bytesCut: try reader.u64(), segmentsCut: try reader.u64())
       if isKeyed { anchor.tag = SHA256.Digest(bytes: Array(try reader.bytes(32))) }
       return anchor
@@ -112,7 +115,8 @@ struct CutAnchor: Equatable, Sendable {
     case (.some, nil): throw .keyRequired(segment: Self.fileName)
     case (.some(let stored), .some(let key)):
       guard stored == Self.tag(body(keyed: true), key: key) else {
-        throw .tamperedCut(reason: "its HMAC-SHA-256 tag does not match (forged or edited)", lastGoodSequence: 0)
+        throw .tamperedCut(
+          reason: "its HMAC-SHA-256 tag does not match (forged or edited)", lastGoodSequence: 0)
       }
     }
   }

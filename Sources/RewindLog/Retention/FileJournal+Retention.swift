@@ -97,13 +97,16 @@ extension FileJournal {
     let segments = names.compactMap { name in
       SegmentHeader.firstSequence(fromFileName: name).flatMap { $0 <= through ? (name, $0) : nil }
     }.sorted { $0.1 < $1.1 }.map(\.0)
-    let snapshots = names.filter { name in SnapshotFile.sequence(fromFileName: name).map { $0 <= through } ?? false }
+    let snapshots = names.filter { name in
+      SnapshotFile.sequence(fromFileName: name).map { $0 <= through } ?? false
+    }
     guard !segments.isEmpty || !snapshots.isEmpty else { return }
     do {
       for name in segments + snapshots { try fileSystem.remove(directory + "/" + name) }
       try fileSystem.syncDirectory(directory)
     } catch {
-      throw .cutFailed("a segment or snapshot at or before the cut could not be removed: \(error)", underlying: error)
+      throw .cutFailed(
+        "a segment or snapshot at or before the cut could not be removed: \(error)", underlying: error)
     }
   }
 
@@ -147,8 +150,11 @@ extension FileJournal {
 
   /// The sequence number of the newest snapshot that matches the log through `durable`, if any.
   func newestMatchingSnapshot(durableThrough durable: UInt64) -> UInt64? {
-    for (name, sequence) in SnapshotFile.files(in: directory, fileSystem: fileSystem) where sequence <= durable {
-      guard case .success(let snapshot)? = try? SnapshotFile.load(directory + "/" + name, fileSystem: fileSystem).snapshot
+    for (name, sequence) in SnapshotFile.files(in: directory, fileSystem: fileSystem)
+    where sequence <= durable {
+      guard
+        case .success(let snapshot)? = try? SnapshotFile.load(directory + "/" + name, fileSystem: fileSystem)
+          .snapshot
       else { continue }
       if mismatch(of: snapshot, named: sequence) == nil { return sequence }
     }

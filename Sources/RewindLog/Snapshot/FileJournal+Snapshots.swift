@@ -86,7 +86,8 @@ extension FileJournal {
     guard snapshot.sequence == sequence, snapshot.logID == logID else {
       return .mismatch("another log or a renamed file")
     }
-    guard snapshot.sequence <= lastSequence, chainValue(containing: snapshot.sequence) == snapshot.chain else {
+    guard snapshot.sequence <= lastSequence, chainValue(containing: snapshot.sequence) == snapshot.chain
+    else {
       return .mismatch("the log has no frame with its chain value at event \(sequence)")
     }
     return nil

@@ -41,7 +41,9 @@ enum InfoCommand {
               ])
             })
         ),
-        ("events", .int(summary.lastSequence >= firstSequence ? summary.lastSequence - firstSequence + 1 : 0)),
+        (
+          "events", .int(summary.lastSequence >= firstSequence ? summary.lastSequence - firstSequence + 1 : 0)
+        ),
         ("firstSequence", summary.lastSequence >= firstSequence ? .int(firstSequence) : .null),
         ("lastSequence", .int(summary.lastSequence)),
         ("frames", .int(summary.frameCount)),
