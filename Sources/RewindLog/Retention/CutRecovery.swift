@@ -27,7 +27,7 @@ struct CutRecovery {
     // means the segments and the record disagree (the record was edited, or segments removed).
     guard let first = kept.first, first.first == through + 1 else {
       throw .corrupted(
-        segment: kept.first?.name ?? CutAnchor.fileName, offset: 0, lastGoodSequence: through,
+        segment: CutAnchor.fileName, offset: 0, lastGoodSequence: through,
         reason:
           "the log was cut through event \(through) but no segment starts at event \(through + 1) (missing segment, or the cut record does not belong here)"
       )
