@@ -23,7 +23,8 @@ func measureRetention(_ events: [Event<BenchNote>], reporter: Reporter) throws {
     Measurement(
       name: "journal/append-retention", unit: "events/s", median: median(withRetention),
       baseline: median(without)))
-  reporter.report(Measurement(name: "journal/retention-directory-bytes", unit: "bytes", median: median(bytes)))
+  reporter.report(
+    Measurement(name: "journal/retention-directory-bytes", unit: "bytes", median: median(bytes)))
 }
 
 private func retentionAppendRate(_ events: [Event<BenchNote>], retention: RetentionPolicy) throws -> (

@@ -6,9 +6,8 @@ import Testing
 /// The one rule for how far a log may be cut, on small hand-made segment lists.
 @Suite struct RetentionFloorTests {
   /// Five segments of 100 events and 1,000 bytes each (events 1...500), the last one active.
-  let segments = (0..<5).map { index in
-    RetentionFloor.Segment(
-      firstSequence: UInt64(index * 100 + 1), lastSequence: UInt64(index * 100 + 100), bytes: 1_000)
+  let segments: [RetentionFloor.Segment] = (UInt64(0)..<5).map { (index: UInt64) -> RetentionFloor.Segment in
+    RetentionFloor.Segment(firstSequence: index * 100 + 1, lastSequence: index * 100 + 100, bytes: 1_000)
   }
   let now = Date(timeIntervalSince1970: 1_000_000)
 

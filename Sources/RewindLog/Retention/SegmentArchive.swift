@@ -5,7 +5,7 @@
 /// removed, the failure is reported (``FileJournal/retentionFailure``) and the cut is retried at the next
 /// opportunity, handing the same segments again. A segment is therefore handed over at least once, and
 /// exactly once when the hook and the process do not fail: make the hook idempotent (the built-in
-/// ``cloudEvents(directory:)`` rewrites one file per segment).
+/// ``cloudEvents(directory:source:)`` rewrites one file per segment).
 ///
 /// ```swift
 /// options.archive = SegmentArchive { segment in
@@ -41,6 +41,8 @@ public struct SegmentArchive: Sendable, Hashable {
   /// Hands `segment` to the hook.
   func archive(_ segment: Segment) throws { try body(segment) }
 
+  /// Whether two archives have the same ``name``.
   public static func == (lhs: SegmentArchive, rhs: SegmentArchive) -> Bool { lhs.name == rhs.name }
+  /// Hashes the archive's ``name``.
   public func hash(into hasher: inout Hasher) { hasher.combine(name) }
 }
