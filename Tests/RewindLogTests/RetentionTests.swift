@@ -191,6 +191,24 @@ import Testing
     #expect(try journal.events(in: 250...250).count == 1)
   }
 
+  /// The age bound reads each segment's newest event timestamp (the fixture's events are from 2023).
+  @Test func theAgeBoundKeepsEventsYoungerThanIt() throws {
+    for (age, cuts) in [(Duration.seconds(60), true), (.seconds(200 * 365 * 86_400), false)] {
+      let directory = TemporaryDirectory()
+      let journal = try FileJournal<Note>(
+        directory: directory.path,
+        options: FileJournalOptions(
+          durability: .grouped(), segmentSize: Self.segmentSize, retention: RetentionPolicy(age: age)))
+      defer { try? journal.close() }
+      try Self.fill(journal, through: 500)
+      _ = try journal.applyRetention()
+      #expect((journal.cut != nil) == cuts, "age \(age)")
+      // Never past the segment holding the newest snapshot (event 500).
+      #expect((journal.cut?.throughSequence ?? 0) < 500)
+      try Self.expectIntact(journal, through: 500)
+    }
+  }
+
   @Test func theArchiveHookReceivesEveryRemovedSegmentOnce() throws {
     let directory = TemporaryDirectory()
     let received = Mutex<[SegmentArchive.Segment]>([])
