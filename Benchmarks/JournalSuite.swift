@@ -7,7 +7,7 @@ import RewindLog
 /// decoded (and reduced) with Foundation's JSONEncoder/JSONDecoder, one event at a time.
 /// `journal/append-none` and `journal/replay` use an action type that adopts ``BinaryCodable``; the
 /// `-codable` lines journal the same events through `Codable`.
-/// For profiling (e.g. under callgrind): `REWIND_BENCH_JOURNAL_ONLY=append`, `append-codable`, `replay` or
+/// For profiling (e.g. under callgrind): `REWIND_BENCH_JOURNAL_ONLY=append`, `append-codable`, `retention`, `replay` or
 /// `replay-codable` runs that measurement alone, once; `REWIND_BENCH_JOURNAL_COUNT=N` sets the number of events (default 200,000);
 /// `REWIND_BENCH_JOURNAL_LOG=dir` writes the replayed log there once and keeps it.
 /// `REWIND_BENCH_JOURNAL_ONLY=open-1M` measures `journal/open-1M` alone (over `REWIND_BENCH_JOURNAL_COUNT`
@@ -50,6 +50,9 @@ let journalSuite = Suite(name: "journal", summary: "file journal: append, group 
         name: "journal/append-none", unit: "events/s",
         median: try appendRate(events, durability: .none, repetitions: 1)))
     return
+  case "retention":
+    try measureRetention(Array(events.prefix(100_000)), reporter: reporter)
+    return
   case "append-codable":
     reporter.report(
       Measurement(
@@ -69,6 +72,7 @@ let journalSuite = Suite(name: "journal", summary: "file journal: append, group 
 
   let grouped = try appendRate(Array(events.prefix(100_000)), durability: .grouped())
   reporter.report(Measurement(name: "journal/append-grouped", unit: "events/s", median: grouped))
+  try measureRetention(Array(events.prefix(100_000)), reporter: reporter)
 
   let directory = benchDirectory()
   defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -172,7 +176,7 @@ extension Event where Action == BenchNote {
   }
 }
 
-private func benchEvent(_ sequence: UInt64) -> Event<BenchNote> {
+func benchEvent(_ sequence: UInt64) -> Event<BenchNote> {
   Event(
     sequence: sequence, timestamp: Date(timeIntervalSince1970: 1_700_000_000 + Double(sequence) / 1000),
     metadata: EventMetadata(actor: nil, source: .user, correlationID: CorrelationID(rawValue: sequence)),

@@ -77,6 +77,38 @@ func checkLog(_ directory: String) -> Int32 {
 
 struct CheckFailure: Error { var sequence: UInt64 }
 
+/// The options of `--retention DIR`: small segments and a policy, so cuts happen while it appends.
+let retentionOptions = FileJournalOptions(
+  durability: .grouped(), segmentSize: 4 << 10, retention: RetentionPolicy(events: 60))
+
+/// `--retention DIR`: appends like the default mode, but with 4 KiB segments, a retention policy and a
+/// snapshot every 25 events, so segments are cut (on the retention thread) while it appends and the
+/// kill lands in every step of a cut.
+func retentionDriver(_ directory: String) async -> Int32 {
+  do {
+    let journal = try FileJournal<CrashAction>(directory: directory, options: retentionOptions)
+    var sequence = journal.lastSequence
+    report("open \(sequence)")
+    var generator = SystemRandomNumberGenerator()
+    while true {
+      for _ in 0..<Int.random(in: 1...8, using: &generator) {
+        sequence += 1
+        try journal.append(crashEvent(sequence))
+        if sequence % 25 == 0 { try journal.writeSnapshot(sequence, at: sequence) }
+      }
+      try await journal.waitForDurability(through: sequence)
+      report(String(sequence))
+    }
+  } catch {
+    FileHandle.standardError.write(Data("rewind-crash-child: \(error)\n".utf8))
+    return 1
+  }
+}
+
+if arguments.count >= 3, arguments[1] == "--retention" {
+  exit(await retentionDriver(arguments[2]))
+}
+
 if arguments.count >= 4, arguments[1] == "--faults" {
   exit(await faultDriver(arguments[2], count: UInt64(arguments[3]) ?? 100))
 }
@@ -85,7 +117,7 @@ if arguments.count >= 3, arguments[1] == "--check" {
 }
 guard arguments.count >= 2 else {
   FileHandle.standardError.write(
-    Data("usage: rewind-crash-child <directory> | --faults DIR N | --check DIR\n".utf8))
+    Data("usage: rewind-crash-child <directory> | --faults DIR N | --check DIR | --retention DIR\n".utf8))
   exit(2)
 }
 do {

@@ -27,7 +27,7 @@ final class FaultyFileSystem: LogFileSystem {
 
   /// The operations that can be made to fail.
   enum Operation: Sendable, Hashable, CaseIterable {
-    case open, write, sync, truncate, rename, syncDirectory
+    case open, write, sync, truncate, rename, syncDirectory, remove
   }
 
   struct Model: Sendable {
@@ -209,6 +209,7 @@ final class FaultyFileSystem: LogFileSystem {
   }
 
   func remove(_ path: String) throws(IOError) {
+    try check(.remove, "remove", path)
     _ = model.withLock { $0.names.removeValue(forKey: path) }
   }
 

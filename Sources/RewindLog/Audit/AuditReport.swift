@@ -22,12 +22,17 @@ public struct AuditReport: Sendable, Hashable, Codable, CustomStringConvertible 
   /// Not a problem by itself; opening the log for writing cuts it off.
   public var tornTail: TornTail?
 
+  /// The cut record of a log cut by retention: the verified part starts after it (its checksum, and for a
+  /// keyed log its HMAC tag, were checked, and the first kept segment continues its chain value).
+  public var cut: LogCut?
+
   /// Whether every frame and the whole chain verified (and matched the anchor, if one was given).
   public var isIntact: Bool { firstProblem == nil }
 
   public var description: String {
     var text =
       "\(lastSequence) events in \(frameCount) frames, \(segmentCount) segment(s)\(isKeyed ? ", keyed chain" : "")"
+    if let cut { text += "; cut through event \(cut.throughSequence)" }
     text += firstProblem.map { "; \($0)" } ?? "; intact"
     if let anchor { text += firstProblem == nil ? "; matches anchor \(anchor.sequence)" : "" }
     if let head { text += "; head \(head)" }

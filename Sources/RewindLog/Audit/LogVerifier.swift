@@ -28,6 +28,7 @@ struct LogVerifier {
     var anchorFrame: (last: UInt64, chain: SHA256.Digest)?
     var lastSegment = ""
     var lastEnd: UInt64 = 0
+    var cut: CutRecovery?
 
     mutating func find(_ kind: AuditFinding.Kind, _ segment: String, _ offset: Int, _ detail: String) {
       report.firstProblem = AuditFinding(
@@ -38,12 +39,25 @@ struct LogVerifier {
   /// - Throws: ``FileJournalError/io(_:)`` when the directory or a segment cannot be read, and the key
   ///   errors (``FileJournalError/keyRequired(segment:)`` and the others) when `key` does not fit the log.
   func run() throws(FileJournalError) -> AuditReport {
-    let names = try scanner.segmentNames()
     var walk = Walk(
       report: AuditReport(
-        isKeyed: false, segmentCount: names.count, frameCount: 0, lastSequence: 0, head: nil,
+        isKeyed: false, segmentCount: 0, frameCount: 0, lastSequence: 0, head: nil,
         bytesVerified: 0,
         anchor: anchor, firstProblem: nil, tornTail: nil))
+    // A cut log is proved from its cut record on: the record's checksum here, its tag and chain value
+    // with the first kept segment's header.
+    let cut: CutRecovery
+    do {
+      cut = try CutRecovery(directory: directory, fileSystem: fileSystem, names: try scanner.segmentNames())
+    } catch  where error.code == .corrupted || error.code == .tampered {
+      walk.find(error.code == .tampered ? .modified : .corrupted, CutAnchor.fileName, 0, error.message)
+      return walk.report
+    }
+    let names = cut.kept
+    walk.cut = cut
+    walk.expected = cut.firstSequence
+    walk.report.cut = cut.anchor?.summary
+    walk.report.segmentCount = names.count
     for entry in names { walk.total += try size(of: entry.name) }
     segments: for (index, entry) in names.enumerated() {
       var segment = try scanner.open(entry.name)
@@ -100,7 +114,17 @@ struct LogVerifier {
       walk.logID = header.logID
       walk.keyCheck = header.keyCheck
       walk.report.isKeyed = header.isKeyed
-      walk.chain = SegmentHeader.genesisChain(logID: header.logID)
+      do {
+        walk.chain =
+          try walk.cut?.startChain(logID: header.logID, key: key)
+          ?? SegmentHeader.genesisChain(logID: header.logID)
+      } catch
+        where
+        error.code == .tampered
+      {
+        walk.find(.modified, CutAnchor.fileName, 0, error.message)
+        return false
+      }
     }
     guard header.logID == walk.logID else {
       walk.find(.corrupted, name, 0, "segment belongs to another log")
@@ -137,6 +161,13 @@ struct LogVerifier {
       return false
     }
     guard header.previousChain == walk.chain else {
+      if walk.report.frameCount == 0, let anchor = walk.cut?.anchor {
+        walk.find(
+          .modified, CutAnchor.fileName, 0,
+          "the cut record's chain value after event \(anchor.throughSequence) differs from the one \(name) continues (forged or edited record, or a replaced segment)"
+        )
+        return false
+      }
       walk.find(
         .modified, name, 0, "the chain value before this segment differs from the previous segment's end")
       return false
@@ -266,6 +297,16 @@ struct LogVerifier {
   }
 
   private func checkAnchor(_ anchor: LogAnchor, _ walk: inout Walk) {
+    // An anchor at or before a retention cut names events the log no longer holds: it is checked only
+    // where the cut record states the chain value (at the cut itself).
+    if let cut = walk.cut?.anchor, anchor.sequence <= cut.throughSequence {
+      if anchor.sequence == cut.throughSequence, anchor.chain != cut.chain {
+        walk.report.firstProblem = AuditFinding(
+          kind: .modified, sequence: anchor.sequence, segment: CutAnchor.fileName, offset: 0,
+          detail: "the chain value at event \(anchor.sequence) differs from the anchor")
+      }
+      return
+    }
     guard let frame = walk.anchorFrame else {
       walk.find(
         .truncated, walk.lastSegment.isEmpty ? "(none)" : walk.lastSegment, Int(walk.lastEnd),

@@ -52,6 +52,10 @@ struct ScannedLog: Sendable {
   var chainBeforeFrames: SHA256.Digest?
   /// Set when the scan started at a frame (``ScanStart``): the frames before it are not in `frames`.
   var unindexedBefore: ScanStart?
+  /// The cut record of a log cut by retention.
+  var cut: CutAnchor?
+  /// Segments at or before the cut still on disk (a cut interrupted before it unlinked them).
+  var cutLeftovers: [String] = []
 }
 
 /// A frame to start a scan at instead of the log's first byte: the frame a snapshot's event is in.
@@ -118,7 +122,11 @@ struct LogScanner {
     visit: (Visit) -> Bool = { _ in true }
   ) throws(FileJournalError) -> ScannedLog {
     var log = ScannedLog()
-    var names = try segmentNames()
+    // A log cut by retention starts after its cut record; segments the record accounts for are skipped.
+    let cut = try CutRecovery(directory: directory, fileSystem: fileSystem, names: try segmentNames())
+    var names = cut.kept
+    log.cut = cut.anchor
+    log.cutLeftovers = cut.leftovers.map(\.name)
     if let stop { names.removeAll { $0.first > stop.segmentFirstSequence } }
     if let start {
       guard names.contains(where: { $0.first == start.segmentFirstSequence }) else {
@@ -129,7 +137,7 @@ struct LogScanner {
       log.unindexedBefore = start
       log.chainBeforeFrames = start.previousChain
     }
-    var expected: UInt64 = 1
+    var expected = cut.firstSequence
     var chain: SHA256.Digest?
     var reachedStop = false
     segments: for (index, entry) in names.enumerated() {
@@ -163,7 +171,7 @@ struct LogScanner {
         try Self.checkKey(key, against: header, segment: entry.name)
         log.logID = header.logID
         log.isKeyed = header.isKeyed
-        chain = SegmentHeader.genesisChain(logID: header.logID)
+        chain = try cut.startChain(logID: header.logID, key: key)
         if start == nil { log.chainBeforeFrames = chain }
       }
       var offset = UInt64(header.size)
@@ -195,6 +203,11 @@ struct LogScanner {
         )
       }
       guard startsHere || header.previousChain == chain else {
+        if index == 0, let anchor = cut.anchor {
+          throw .tamperedCut(
+            reason: "its chain value differs from the one \(entry.name) continues",
+            lastGoodSequence: anchor.throughSequence)
+        }
         throw .tampered(segment: entry.name, offset: 0, lastGoodSequence: expected - 1)
       }
       scanning: while offset < segment.size {
@@ -205,6 +218,15 @@ struct LogScanner {
           break segments
         }
         let parse = try segment.parse(at: offset)
+        if startsHere, offset == start?.offset {
+          // Nothing at the start but a whole frame will do: a torn tail found there would cut the log at
+          // an offset the caller only believed in.
+          guard case .frame = parse else {
+            throw .corrupted(
+              segment: entry.name, offset: offset, lastGoodSequence: 0,
+              reason: "no frame at the offset to start from (\(parse.reason))")
+          }
+        }
         switch parse {
         case .frame(let frame):
           let previous = chain ?? frame.storedChain
@@ -269,7 +291,8 @@ struct LogScanner {
       }
     }
     log.lastSequence = expected - 1
-    log.lastChain = chain
+    log.lastChain = chain ?? cut.anchor?.chain
+    if log.logID == nil { log.logID = cut.anchor?.logID }
     return log
   }
 

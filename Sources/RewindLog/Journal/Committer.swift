@@ -25,7 +25,7 @@ final class Committer: @unchecked Sendable {  // `writer` is touched only by the
     if segments.isEmpty || segments.last != writer.segmentName { segments.append(writer.segmentName) }
     state = Locked(
       CommitterState(
-        lastSequence: writer.nextSequence - 1, frames: scanned.frames, segments: segments,
+        lastSequence: writer.nextSequence - 1, frames: scanned.frames, segments: segments, cut: scanned.cut,
         chainBeforeFrames: scanned.chainBeforeFrames ?? writer.chain, unindexedBefore: scanned.unindexedBefore
       ))
     switch durability {
@@ -72,6 +72,17 @@ final class Committer: @unchecked Sendable {  // `writer` is touched only by the
 
   func setSnapshotHandler(_ handler: @escaping @Sendable (UInt64) -> Void) {
     state.withLock { $0.setSnapshotHandler(handler) }
+  }
+
+  /// Calls `handler` (on the committer thread, outside the lock) after each commit that rolled to a new
+  /// segment; it must return at once (retention hands the cut to its own thread).
+  func setRollHandler(_ handler: @escaping @Sendable () -> Void) {
+    state.withLock { $0.setRollHandler(handler) }
+  }
+
+  /// Records a durable cut (see ``CommitterState/applyCut(_:removingSegments:)``).
+  func applyCut(_ anchor: CutAnchor, removingSegments count: Int) {
+    state.withLock { $0.applyCut(anchor, removingSegments: count) }
   }
 
   /// The status now, then once more if durability is lost; finished then or at close.
@@ -169,6 +180,7 @@ final class Committer: @unchecked Sendable {  // `writer` is touched only by the
       if let status = wakeups.status { observer.yield(status) }
       observer.finish()
     }
+    wakeups.rolled?()
   }
 
   private static func resume(_ waiter: CommitterState.Waiter, with outcome: Result<Void, FileJournalError>) {

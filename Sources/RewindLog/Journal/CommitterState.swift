@@ -50,6 +50,8 @@ struct CommitterState {
     var observers: [AsyncStream<DurabilityStatus>.Continuation] = []
     /// What the observers are told before they are finished; `nil` finishes them without a word.
     var status: DurabilityStatus?
+    /// Called when the commit rolled to a new segment: retention may cut now.
+    var rolled: (@Sendable () -> Void)?
 
     var isEmpty: Bool { waiters.isEmpty && observers.isEmpty }
   }
@@ -65,14 +67,21 @@ struct CommitterState {
   private(set) var durable: UInt64
   /// The write or sync that failed; sticky: nothing is retried after it.
   private(set) var failure: IOError?
+  /// The frames still in the log (retention drops the ones it cut), oldest first.
   private(set) var frames: [FrameLocation]
+  /// The names of the segments from ``segmentBase`` on: a frame's segment index counts from the first
+  /// segment the journal opened, so it stays valid when retention removes segments before it.
   private(set) var segments: [String]
   /// The chain value before `frames[0]`.
   private(set) var chainBeforeFrames: SHA256.Digest?
   /// Set while the frames before the one the open started at are not indexed (see
   /// ``indexPrefix(_:chainBefore:)``).
   private(set) var unindexedBefore: ScanStart?
+  private(set) var segmentBase = 0
+  /// The newest cut retention made (or the one the log was opened with).
+  private(set) var cut: CutAnchor?
   private(set) var snapshotHandler: (@Sendable (UInt64) -> Void)?
+  private var rollHandler: (@Sendable () -> Void)?
   private var refusal: Refusal?
   private var open = Group()
   private var ready: [Group] = []
@@ -90,13 +99,13 @@ struct CommitterState {
   private var observers: [AsyncStream<DurabilityStatus>.Continuation] = []
 
   init(
-    lastSequence: UInt64, frames: [FrameLocation], segments: [String],
-    chainBeforeFrames: SHA256.Digest? = nil,
-    unindexedBefore: ScanStart? = nil
+    lastSequence: UInt64, frames: [FrameLocation], segments: [String], cut: CutAnchor? = nil,
+    chainBeforeFrames: SHA256.Digest? = nil, unindexedBefore: ScanStart? = nil
   ) {
     (lastAppended, written, durable) = (lastSequence, lastSequence, lastSequence)
     self.frames = frames
     self.segments = segments
+    self.cut = cut
     self.chainBeforeFrames = chainBeforeFrames
     self.unindexedBefore = unindexedBefore
   }
@@ -108,7 +117,7 @@ struct CommitterState {
     let located = prefix.compactMap { frame, name -> FrameLocation? in
       guard let index = segments.firstIndex(of: name) else { return nil }
       var frame = frame
-      frame.segment = index
+      frame.segment = index + segmentBase
       return frame
     }
     frames.insert(contentsOf: located, at: 0)
@@ -131,6 +140,9 @@ struct CommitterState {
   func chain(before index: Int) -> SHA256.Digest? {
     index == 0 ? chainBeforeFrames : frames[index - 1].chain
   }
+
+  /// The name of the segment with index `index` (a ``FrameLocation/segment``).
+  func segmentName(_ index: Int) -> String { segments[index - segmentBase] }
 
   /// How many waiters are queued (for tests that queue them before a failure).
   var queuedWaiterCount: Int { waiters.count }
@@ -177,6 +189,31 @@ struct CommitterState {
 
   mutating func setSnapshotHandler(_ handler: @escaping @Sendable (UInt64) -> Void) {
     snapshotHandler = handler
+  }
+
+  mutating func setRollHandler(_ handler: @escaping @Sendable () -> Void) {
+    rollHandler = handler
+  }
+
+  // MARK: Retention
+
+  /// Records a cut whose record is durable: events through `anchor.throughSequence` and the oldest
+  /// `count` segments leave the log (readers asking for them get ``FileJournalError/eventsCut(requested:cut:)``).
+  mutating func applyCut(_ anchor: CutAnchor, removingSegments count: Int) {
+    precondition(count < segments.count, "the active segment is never cut")
+    let kept = frames.firstIndex { $0.lastSequence > anchor.throughSequence } ?? frames.count
+    frames.removeFirst(kept)
+    segments.removeFirst(count)
+    segmentBase += count
+    cut = anchor
+    // The first kept frame starts a segment, so it continues the chain value the cut recorded; a prefix
+    // not yet indexed (an open from a snapshot) now starts at the cut, or is gone with it.
+    if kept > 0 { chainBeforeFrames = anchor.chain }
+    if let start = unindexedBefore, anchor.throughSequence + 1 >= start.frameFirstSequence {
+      unindexedBefore = nil
+      chainBeforeFrames = anchor.chain
+    }
+    checkInvariants()
   }
 
   // MARK: Waiting
@@ -250,17 +287,20 @@ struct CommitterState {
   mutating func committed(
     _ frames: [(FrameLocation, segment: String)], synced: Bool, failure newFailure: IOError?
   ) -> Wakeups {
+    var wakeups = Wakeups()
     for (location, segment) in frames {
       #if REWIND_CHECK_INVARIANTS
         precondition(location.firstSequence == written + 1, "frames are not gapless")
-        precondition(location.segment <= segments.count, "a segment was skipped")
+        precondition(location.segment <= segmentBase + segments.count, "a segment was skipped")
       #endif
-      if segments.count <= location.segment { segments.append(segment) }
+      if segmentBase + segments.count <= location.segment {
+        segments.append(segment)
+        wakeups.rolled = rollHandler
+      }
       self.frames.append(location)
       written = location.lastSequence
     }
     if synced { durable = written }
-    var wakeups = Wakeups()
     if let newFailure, failure == nil {
       failure = newFailure
       swap(&wakeups.observers, &observers)
@@ -338,5 +378,9 @@ struct CommitterState {
         outcome(waiter.progress, through: waiter.target) == nil, "a decided waiter is still queued")
     }
     precondition(failure == nil || observers.isEmpty, "observers left after a failure")
+    precondition(
+      frames.first.map { $0.firstSequence == (cut?.throughSequence ?? 0) + 1 && $0.segment >= segmentBase }
+        ?? true,
+      "the first frame does not start right after the cut")
   }
 }

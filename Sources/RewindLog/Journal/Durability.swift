@@ -58,6 +58,11 @@ public struct FileJournalOptions: Sendable, Hashable {
   /// tampered log before the open is refused: set this when a reducer must never see them (reducers that
   /// cannot trap on any value of their action type lose nothing by the default).
   public var checksChainBeforeReplay: Bool
+  /// How much of the log to keep on disk: whole segments older than it are removed, never one the newest
+  /// snapshot still needs (see ``RetentionPolicy``). Default: keep everything.
+  public var retention: RetentionPolicy
+  /// Receives each segment before retention removes it (see ``SegmentArchive``); `nil`: none.
+  public var archive: SegmentArchive?
 
   /// 10,000 events: an open replays at most about this many events (a few milliseconds) beyond the undo
   /// history, while a snapshot, which encodes the whole state, is written rarely.
@@ -67,8 +72,12 @@ public struct FileJournalOptions: Sendable, Hashable {
   public init(
     durability: Durability = .grouped(), segmentSize: Int = 64 << 20, codec: EventCodec = .binary,
     snapshotInterval: UInt64? = FileJournalOptions.defaultSnapshotInterval, keptSnapshots: Int = 2,
-    chainKey: ChainKey? = nil, checksChainBeforeReplay: Bool = false
+    chainKey: ChainKey? = nil, checksChainBeforeReplay: Bool = false,
+    retention: RetentionPolicy = .keepEverything,
+    archive: SegmentArchive? = nil
   ) {
+    self.retention = retention
+    self.archive = archive
     self.durability = durability
     self.segmentSize = max(segmentSize, 256)
     self.codec = codec

@@ -49,7 +49,7 @@ extension FileJournal {
     committer.read { state in
       guard let index = state.frameIndex(containing: sequence), let previous = state.chain(before: index),
         let segmentFirst = SegmentHeader.firstSequence(
-          fromFileName: state.segments[state.frames[index].segment])
+          fromFileName: state.segmentName(state.frames[index].segment))
       else { return nil }
       let frame = state.frames[index]
       return SnapshotFile.FramePosition(
@@ -62,7 +62,7 @@ extension FileJournal {
   /// an event among them: a store opened from a snapshot reads only the log after it.
   /// - Throws: ``FileJournalError`` when those frames are damaged, or do not end with the chain value the
   ///   open started from (`tampered`).
-  func indexPrefixIfNeeded(before sequence: UInt64) throws {
+  func indexPrefixIfNeeded(before sequence: UInt64) throws(FileJournalError) {
     guard let start = committer.read({ $0.unindexedBefore }), sequence < start.frameFirstSequence else {
       return
     }
@@ -96,9 +96,13 @@ extension FileJournal {
     // Only what the range needs must be written first: after a failure, what was written stays readable.
     let appended = lastSequence
     try waitUntilWritten(through: min(last ?? appended, appended))
+    let (cut, writtenSoFar) = committer.read { ($0.cut, $0.written) }
+    if let cut, first <= cut.throughSequence, first <= min(last ?? writtenSoFar, writtenSoFar) {
+      throw FileJournalError.eventsCut(requested: first, cut: cut.summary)
+    }
     try indexPrefixIfNeeded(before: first)
-    let (frames, segments, written, found) = committer.read {
-      ($0.frames, $0.segments, $0.written, $0.frameIndex(containing: first))
+    let (frames, segments, base, written, found) = committer.read {
+      ($0.frames, $0.segments, $0.segmentBase, $0.written, $0.frameIndex(containing: first))
     }
     let upper = min(last ?? written, written)
     guard first <= upper, var index = found else { return }
@@ -114,7 +118,7 @@ extension FileJournal {
       }
       let start = frames[index].offset
       let stop = frames[end].offset + UInt64(frames[end].size)
-      let name = segments[frames[index].segment]
+      let name = segments[frames[index].segment - base]
       let bytes: [UInt8]
       do {
         let file = try fileSystem.open(directory + "/" + name, create: false)

@@ -39,10 +39,14 @@ public final class FileJournal<Action: Codable & Sendable>: Journal {
   private let chainCheck: ChainCheck
   /// Serializes reading the frames before the one the open started at (see `indexPrefixIfNeeded`).
   let prefixIndexing = Locked<Void>(())
+  /// Serializes snapshot writes (see `writeSnapshot(_:at:)`).
+  let snapshotWriting = Locked<Void>(())
   /// The snapshot whose frame the open started at, read once for both the scan and the state.
   let startSnapshot: SnapshotFile?
   /// The codec of a ``BinaryCodable`` action type, which bypasses `Codable`.
   let direct = DirectCodec<Action>.make()
+  /// The thread retention cuts on.
+  let retention = RetentionWorker()
 
   /// Which snapshot `Store.open` restored the state from, and which it passed over; `nil` when the store
   /// was not opened from snapshots.
@@ -82,14 +86,17 @@ public final class FileJournal<Action: Codable & Sendable>: Journal {
     directory: String, options: FileJournalOptions, upcasters: EventUpcasters,
     checkingChainWhileReplaying: Void, startingFromSnapshot: Bool = false
   ) throws {
+    // Retention waits for the replay (``afterChainCheck(_:)``): a cut must not remove what it reads.
     try self.init(
       directory: directory, options: options, upcasters: upcasters, fileSystem: POSIXFileSystem(),
-      finishingChainCheck: options.checksChainBeforeReplay, startingFromSnapshot: startingFromSnapshot)
+      finishingChainCheck: options.checksChainBeforeReplay, startingFromSnapshot: startingFromSnapshot,
+      schedulingRetention: false)
   }
 
   package init(
     directory: String, options: FileJournalOptions, upcasters: EventUpcasters = EventUpcasters(),
-    fileSystem: any LogFileSystem, finishingChainCheck: Bool = true, startingFromSnapshot: Bool = false
+    fileSystem: any LogFileSystem, finishingChainCheck: Bool = true, startingFromSnapshot: Bool = false,
+    schedulingRetention: Bool = true
   ) throws {
     self.directory = directory
     self.options = options
@@ -133,15 +140,33 @@ public final class FileJournal<Action: Codable & Sendable>: Journal {
         throw FileJournalError.io(error)
       }
       logID = writer.logID
+      // Segments a crash left behind in the middle of a cut: finished off now (or by the next cut, when
+      // removing them fails: they are outside the log either way).
+      let finishedCut = Self.finishCut(scanned, in: directory, fileSystem: fileSystem)
       recoveryReport = RecoveryReport(
         lastSequence: scanned.lastSequence, tornTail: scanned.tornTail,
-        segmentCount: max(scanned.segments.count, 1))
+        segmentCount: max(scanned.segments.count, 1), finishedCut: finishedCut)
       committer = Committer(writer: writer, scanned: scanned, durability: options.durability)
     } catch {
       lock.release()
       throw error
     }
+    committer.setRollHandler { [weak self] in self?.scheduleRetention() }
     committer.start()
+    if schedulingRetention { scheduleRetention() }
+  }
+
+  /// Removes the segments an interrupted cut left (``ScannedLog/cutLeftovers``); returns those removed.
+  private static func finishCut(_ scanned: ScannedLog, in directory: String, fileSystem: any LogFileSystem)
+    -> [String]
+  {
+    var removed: [String] = []
+    for name in scanned.cutLeftovers {
+      guard (try? fileSystem.remove(directory + "/" + name)) != nil else { break }
+      removed.append(name)
+    }
+    if !removed.isEmpty { try? fileSystem.syncDirectory(directory) }
+    return removed
   }
 
   /// Waits until the hash chain read on open is checked; a no-op for a journal opened with
@@ -160,7 +185,9 @@ public final class FileJournal<Action: Codable & Sendable>: Journal {
   func afterChainCheck<T>(_ replay: () throws -> T) throws -> T {
     let result = Result(catching: replay)
     try finishChainCheck()
-    return try result.get()
+    let value = try result.get()
+    scheduleRetention()
+    return value
   }
 
   /// Scans the log from the frame of `start` (a snapshot) when it has one and it fits the log, otherwise
@@ -214,6 +241,10 @@ public final class FileJournal<Action: Codable & Sendable>: Journal {
     let last = lastSequence
     let flushError: (any Error)?
     do { try committer.wait(for: .durable, through: last); flushError = nil } catch { flushError = error }
+    // A last cut, unless durability was lost (the log is then left as recovery will find it).
+    retention.close { () throws(FileJournalError) in
+      if flushError == nil, !options.retention.keepsEverything { _ = try cutSegments(now: Date()) }
+    }
     committer.stop()
     lock.release()
     if let flushError { throw flushError }

@@ -78,6 +78,11 @@ public struct FileJournalError: Error, Sendable, Hashable, CustomStringConvertib
     public static let noUpcastPath = Code(name: "noUpcastPath")
     /// An upcaster threw while converting an event.
     public static let upcastFailed = Code(name: "upcastFailed")
+    /// Events were asked for that retention removed from the log (see ``RetentionPolicy``).
+    public static let eventsCut = Code(name: "eventsCut")
+    /// Retention could not remove segments now (the archive hook or a file operation failed); nothing
+    /// was removed that the cut record does not account for, and the cut is retried later.
+    public static let cutFailed = Code(name: "cutFailed")
   }
 }
 
@@ -232,6 +237,38 @@ extension FileJournalError {
       .upcastFailed,
       "upcasting event type \"\(name)\" from schema version \(schemaVersion) failed at \(location): \(reason)",
       location: LogLocation(location), eventType: name, schemaVersion: schemaVersion)
+  }
+}
+
+// The errors of retention (Docs/Persistence.md, "Retention").
+extension FileJournalError {
+  /// Event `requested` was asked for, but events 1 through `cut.throughSequence` were cut from the log.
+  public static func eventsCut(requested: UInt64, cut: LogCut) -> Self {
+    Self(
+      .eventsCut,
+      "event \(requested) was cut from the log: events 1...\(cut.throughSequence) were removed by retention (\(cut.date)); the log starts at event \(cut.throughSequence + 1)",
+      location: LogLocation(segment: CutAnchor.fileName, sequence: requested),
+      lastGoodSequence: cut.throughSequence)
+  }
+
+  /// The cut record `cut.anchor` is damaged (`reason` says how): the log cannot say where it starts.
+  public static func corruptedCut(reason: String) -> Self {
+    Self(
+      .corrupted, "corrupted log: the cut record \(CutAnchor.fileName) is damaged: \(reason)",
+      location: LogLocation(segment: CutAnchor.fileName, offset: 0), lastGoodSequence: 0)
+  }
+
+  /// The cut record does not match the log (`reason` says how): it was forged or edited, or segments
+  /// after the cut were removed or replaced.
+  public static func tamperedCut(reason: String, lastGoodSequence: UInt64) -> Self {
+    Self(
+      .tampered, "tampered log: the cut record \(CutAnchor.fileName) does not match the log: \(reason)",
+      location: LogLocation(segment: CutAnchor.fileName, offset: 0), lastGoodSequence: lastGoodSequence)
+  }
+
+  /// A cut could not be made (`reason`); it is retried at the next opportunity.
+  public static func cutFailed(_ reason: String, underlying: IOError? = nil) -> Self {
+    Self(.cutFailed, "retention cut not made: \(reason); retried later", underlying: underlying)
   }
 }
 

@@ -46,7 +46,8 @@ public struct LogReader: Sendable {
       frameCount: scanned.frames.count, lastSequence: scanned.lastSequence,
       commitTimes: times.count == 2 ? min(times[0], times[1])...max(times[0], times[1]) : nil,
       headChain: scanned.lastChain?.description, tornTail: scanned.tornTail, isKeyed: scanned.isKeyed,
-      logID: scanned.logID.map { $0.map { String($0, radix: 16).leftPadded(to: 2) }.joined() })
+      logID: scanned.logID.map { $0.map { String($0, radix: 16).leftPadded(to: 2) }.joined() },
+      cut: scanned.cut?.summary)
   }
 
   private static func read(
@@ -65,7 +66,9 @@ public struct LogReader: Sendable {
   /// Calls `body` with every event from `first` through `last` (default: the newest) as a tree, and the
   /// commit time of its frame. Reads a window of a few MiB (or one frame) at a time.
   ///
-  /// - Throws: ``FileJournalError`` when a segment cannot be read or changed since the scan, a record or
+  /// - Throws: ``FileJournalError/eventsCut(requested:cut:)`` when `first` is before
+  ///   ``LogSummary/firstSequence`` (retention removed it); ``FileJournalError`` when a segment cannot
+  ///   be read or changed since the scan, a record or
   ///   binary payload does not decode; and whatever `body` throws.
   public func forEachEvent(
     from first: UInt64 = 1, through last: UInt64? = nil, _ body: (InspectedEvent, Date) throws -> Void
@@ -103,6 +106,9 @@ public struct LogReader: Sendable {
     let upper = min(last ?? scanned.lastSequence, scanned.lastSequence)
     let lower = max(first, 1)
     guard lower <= upper else { return }
+    if let cut = scanned.cut, lower <= cut.throughSequence {
+      throw FileJournalError.eventsCut(requested: lower, cut: cut.summary)
+    }
     let scanner = LogScanner(fileSystem: fileSystem, directory: directory)
     for (index, segment) in scanned.segments.enumerated() {
       let frames = scanned.frames.filter {

@@ -28,6 +28,11 @@ public struct LogSummary: Sendable, Hashable {
   public var isKeyed: Bool
   /// The log id, in hexadecimal.
   public var logID: String?
+  /// What retention cut from the start of the log, when it did: the log then starts after it.
+  public var cut: LogCut?
+
+  /// The first event the log holds (1, or the first after a cut); events before it cannot be read.
+  public var firstSequence: UInt64 { (cut?.throughSequence ?? 0) + 1 }
 
   /// The total size of the valid segment data in bytes.
   public var validBytes: UInt64 { segments.reduce(0) { $0 + $1.validBytes } }

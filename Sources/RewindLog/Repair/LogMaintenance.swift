@@ -183,10 +183,12 @@ extension FileJournal {
 }
 
 extension FileJournalError {
-  /// The segment and offset of damage, for the errors that name one (corrupted or tampered).
+  /// The segment and offset of damage, for the errors that name one (corrupted or tampered). Not for a
+  /// retention cut record that does not fit the log: setting it aside would leave segments that start
+  /// after event 1 with nothing to say where the chain comes from, so repair refuses and throws instead.
   var damageLocation: (segment: String, offset: UInt64)? {
     guard code == .corrupted || code == .tampered, let segment = location?.segment,
-      let offset = location?.offset
+      segment != CutAnchor.fileName, let offset = location?.offset
     else { return nil }
     return (segment, offset)
   }

@@ -28,16 +28,20 @@ extension FileJournal {
       position: framePosition(containing: sequence), state: bytes)
     let name = SnapshotFile.fileName(sequence: sequence)
     let temporary = directory + "/" + name + ".tmp"
-    do {
-      let handle = try fileSystem.open(temporary, create: true)
-      defer { handle.close() }
-      try handle.truncate(to: 0)
-      try handle.write(file.encoded, at: 0)
-      try handle.sync()
-      try fileSystem.rename(temporary, to: directory + "/" + name)
-      try fileSystem.syncDirectory(directory)
-    } catch {
-      throw FileJournalError.io(error)
+    // One write at a time: two writers of one sequence number (the periodic writer and a call of this)
+    // would share the temporary file, and one rename would find it gone.
+    try snapshotWriting.withLock { _ throws(FileJournalError) in
+      do throws(IOError) {
+        let handle = try fileSystem.open(temporary, create: true)
+        defer { handle.close() }
+        try handle.truncate(to: 0)
+        try handle.write(file.encoded, at: 0)
+        try handle.sync()
+        try fileSystem.rename(temporary, to: directory + "/" + name)
+        try fileSystem.syncDirectory(directory)
+      } catch {
+        throw FileJournalError.io(error)
+      }
     }
   }
 
@@ -87,15 +91,8 @@ extension FileJournal {
         rejected.append(SnapshotRejection(file: name, reason: reason))
         continue
       }
-      guard snapshot.sequence == sequence, snapshot.logID == logID else {
-        rejected.append(SnapshotRejection(file: name, reason: .mismatch("another log or a renamed file")))
-        continue
-      }
-      guard snapshot.sequence <= lastSequence, chainValue(containing: snapshot.sequence) == snapshot.chain
-      else {
-        rejected.append(
-          SnapshotRejection(
-            file: name, reason: .mismatch("the log has no frame with its chain value at event \(sequence)")))
+      if let mismatch = mismatch(of: snapshot, named: sequence) {
+        rejected.append(SnapshotRejection(file: name, reason: mismatch))
         continue
       }
       do {
@@ -110,5 +107,19 @@ extension FileJournal {
       }
     }
     return (nil, 0, SnapshotRecovery(usedSequence: nil, rejected: rejected))
+  }
+
+  /// Why `snapshot` (from the file named for event `sequence`) does not match the log, or `nil` when it
+  /// does: same log, and the frame holding its event has its chain value. Opening and retention (which
+  /// never cuts past the newest matching snapshot) decide by this one rule.
+  func mismatch(of snapshot: SnapshotFile, named sequence: UInt64) -> SnapshotRejection.Reason? {
+    guard snapshot.sequence == sequence, snapshot.logID == logID else {
+      return .mismatch("another log or a renamed file")
+    }
+    guard snapshot.sequence <= lastSequence, chainValue(containing: snapshot.sequence) == snapshot.chain
+    else {
+      return .mismatch("the log has no frame with its chain value at event \(sequence)")
+    }
+    return nil
   }
 }

@@ -23,6 +23,7 @@ extension Store where Action: Codable {
   ) throws -> Store where R.State == State, R.Action == Action {
     let journal = try FileJournal<Action>(
       directory: directory, options: options, upcasters: upcasters, checkingChainWhileReplaying: ())
+    journal.onRetentionFailure { diagnostics(Diagnostic(kind: .journalFailed, message: $0.description)) }
     return try journal.afterChainCheck {
       try Store(
         initialState: initialState, reducer: reducer, journal: journal, clock: clock, actor: actor,
@@ -63,6 +64,7 @@ extension Store where Action: Codable, State: Codable {
     let journal = try FileJournal<Action>(
       directory: directory, options: options, upcasters: upcasters, checkingChainWhileReplaying: (),
       startingFromSnapshot: true)
+    journal.onRetentionFailure { diagnostics(Diagnostic(kind: .journalFailed, message: $0.description)) }
     let store = try journal.afterChainCheck {
       let restored = journal.loadSnapshot(State.self)
       journal.setSnapshotRecovery(restored.recovery)

@@ -8,7 +8,7 @@ enum EventsCommand {
       positionals: [.init("DIR", help: "the log directory")],
       options: [
         KeyFile.option,
-        .value("from", "N", help: "first sequence number (default 1)"),
+        .value("from", "N", help: "first sequence number (default the first the log holds)"),
         .value("to", "N", help: "last sequence number (default the newest)"),
         .value("type", "T", repeatable: true, help: "only events of type T (e.g. an action's case name)"),
         .value("actor", "A", repeatable: true, help: "only events sent by actor A"),
@@ -46,10 +46,12 @@ enum EventsCommand {
   static func run(_ invocation: Invocation) throws -> ExitStatus {
     let arguments = invocation.arguments
     let filter = try Filter(arguments)
-    let from = try arguments.unsigned("from") ?? 1
+    let requested = try arguments.unsigned("from")
     let to = try arguments.unsigned("to")
-    if let to, to < from { throw UsageError("--to \(to) is before --from \(from)") }
+    if let to, let requested, to < requested { throw UsageError("--to \(to) is before --from \(requested)") }
     let reader = try LogInput.open(invocation)
+    // A log cut by retention starts at its first kept event; asking for cut events is an error.
+    let from = requested ?? reader.summary.firstSequence
     let last = min(to ?? reader.summary.lastSequence, reader.summary.lastSequence)
     let json = arguments.flag("json")
     let total = last >= from ? last - from + 1 : 0

@@ -16,8 +16,9 @@ enum InfoCommand {
     let summary = reader.summary
     var first: EventView?
     var last: EventView?
-    if summary.lastSequence > 0 {
-      try LogInput.events(reader, from: 1, through: 1) { first = $0 }
+    let firstSequence = summary.firstSequence
+    if summary.lastSequence >= firstSequence {
+      try LogInput.events(reader, from: firstSequence, through: firstSequence) { first = $0 }
       try LogInput.events(reader, from: summary.lastSequence, through: summary.lastSequence) { last = $0 }
     }
     let snapshots = reader.snapshots()
@@ -40,8 +41,10 @@ enum InfoCommand {
               ])
             })
         ),
-        ("events", .int(summary.lastSequence)),
-        ("firstSequence", summary.lastSequence > 0 ? .int(1) : .null),
+        (
+          "events", .int(summary.lastSequence >= firstSequence ? summary.lastSequence - firstSequence + 1 : 0)
+        ),
+        ("firstSequence", summary.lastSequence >= firstSequence ? .int(firstSequence) : .null),
         ("lastSequence", .int(summary.lastSequence)),
         ("frames", .int(summary.frameCount)),
         ("time", times),
@@ -50,6 +53,16 @@ enum InfoCommand {
         ("chain", .string(chain.algorithm)),
         ("headChain", summary.headChain.map(JSONValue.string) ?? .null),
         ("tornTail", summary.tornTail.map { .string($0.description) } ?? .null),
+        (
+          "cut",
+          summary.cut.map { cut in
+            .object([
+              ("throughSequence", .int(cut.throughSequence)), ("date", .string(EventView.format(cut.date))),
+              ("events", .int(cut.eventsCut)), ("segments", .int(cut.segmentsCut)),
+              ("bytes", .int(cut.bytesCut)), ("chain", .string(cut.chain)), ("keyed", .bool(cut.isKeyed)),
+            ])
+          } ?? .null
+        ),
         (
           "snapshots",
           .array(
@@ -74,9 +87,15 @@ enum InfoCommand {
     out.line("segments   \(names.count)" + (names.isEmpty ? "" : ": " + shown))
     out.line(
       "events     "
-        + (summary.lastSequence > 0
-          ? "\(summary.lastSequence) (sequence 1...\(summary.lastSequence)) in \(summary.frameCount) frames"
+        + (summary.lastSequence >= firstSequence
+          ? "\(summary.lastSequence - firstSequence + 1) (sequence \(firstSequence)...\(summary.lastSequence)) in \(summary.frameCount) frames"
           : "none"))
+    if let cut = summary.cut {
+      out.line(
+        "cut        events 1...\(cut.throughSequence) removed by retention at \(EventView.format(cut.date)): "
+          + "\(cut.eventsCut) events, \(cut.segmentsCut) segments, \(cut.bytesCut) bytes"
+          + (cut.isKeyed ? " (cut record HMAC-tagged)" : ""))
+    }
     if let start = first?.timestamp, let end = last?.timestamp {
       out.line("time       \(EventView.format(start)) ... \(EventView.format(end))")
     }

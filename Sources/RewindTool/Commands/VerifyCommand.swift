@@ -59,6 +59,7 @@ enum VerifyCommand {
           ("head", report.head.map { .string($0.description) } ?? .null),
           ("anchor", report.anchor.map { .string($0.description) } ?? .null),
           ("tornTail", report.tornTail.map { .string($0.description) } ?? .null),
+          ("cutThrough", report.cut.map { .int($0.throughSequence) } ?? .null),
         ]
       }
       let problem = report?.firstProblem
@@ -71,18 +72,27 @@ enum VerifyCommand {
       return ok ? .ok : .failure
     }
     let out = invocation.output
+    // A log cut by retention is proved from its first kept event.
+    let first = (report?.cut?.throughSequence ?? 0) + 1
     if let refusal {
       out.line("FAILED \(directory): \(refusal)")
     } else if let report, let problem = report.firstProblem {
       out.line("FAILED \(directory): \(problem.kind.rawValue) at event \(problem.sequence)")
       out.line("  \(problem.description)")
       out.line(
-        report.lastSequence > 0
-          ? "  events 1...\(report.lastSequence) verified before it" : "  no event verified before it")
+        report.lastSequence >= first
+          ? "  events \(first)...\(report.lastSequence) verified before it" : "  no event verified before it")
     } else if let report {
+      let count = report.lastSequence >= first ? report.lastSequence - first + 1 : 0
       out.line(
-        "verified \(directory): \(report.lastSequence) events in \(report.frameCount) frames, "
+        "verified \(directory): \(count) events in \(report.frameCount) frames, "
           + "\(report.segmentCount) segment(s), \(report.isKeyed ? "keyed (HMAC-SHA-256)" : "SHA-256") chain")
+      if let cut = report.cut {
+        out.line(
+          "cut through event \(cut.throughSequence) by retention; the kept events \(first)...\(report.lastSequence) "
+            + "continue the cut record's chain value"
+            + (cut.isKeyed ? " (record authenticated with the key)" : " (record checksummed, not keyed)"))
+      }
       if let anchor = report.anchor { out.line("matches the anchor at event \(anchor.sequence)") }
       if let head = report.head { out.line("head: \(head)") }
       if let torn = report.tornTail { out.line("torn tail (an interrupted write, not damage): \(torn)") }

@@ -33,9 +33,11 @@ enum TimelineCommand {
 
   static func run(_ invocation: Invocation, states: TimelineStates?) throws -> ExitStatus {
     let arguments = invocation.arguments
-    let from = max(try arguments.unsigned("from") ?? 1, 1)
+    let requested = try arguments.unsigned("from")
     let to = try arguments.unsigned("to")
     let reader = try LogInput.open(invocation)
+    // A log cut by retention starts after its cut.
+    let from = max(requested ?? reader.summary.firstSequence, 1)
     let last = min(to ?? reader.summary.lastSequence, reader.summary.lastSequence)
     let html = try page(
       reader: reader, title: invocation.directory, from: from, through: last,
