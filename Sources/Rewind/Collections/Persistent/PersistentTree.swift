@@ -15,7 +15,7 @@ struct PersistentTree<Value> {
 
   /// An empty tree.
   @inlinable
-  init() { root = TreeNode(leaf: true, keyed: true) }
+  init() { root = TreeNode.make(leaf: true, keyed: true) }
 
   @inlinable
   init(root: TreeNode<Value>) { self.root = root }
@@ -107,6 +107,27 @@ struct PersistentTree<Value> {
         return index
       },
       leaf: { $0.spot(base: base, offset: $0.firstIndex(ofKeyAtLeast: key)) })
+  }
+
+  /// The address of the value whose key is exactly `key` (keyed trees, unique keys), every node on the
+  /// path made referenced by this tree alone first, so that the value may be changed or moved out in
+  /// place; `nil` when no value has that key. The address is valid until the tree is next changed.
+  ///
+  /// What an edit by id costs after the id index gave the label: one descent that reads only keys and
+  /// child pointers (not the counts a position needs).
+  @inlinable
+  mutating func uniqueSlot(forKey key: UInt64) -> UnsafeMutablePointer<Value>? {
+    makeRootUnique()
+    let spot = descend(
+      choosing: { node in
+        let index = node.firstIndex(ofKeyAtLeast: key)
+        if index == node.width { return nil }
+        node.makeChildUnique(index)
+        return index
+      },
+      leaf: { $0.spot(base: 0, offset: $0.firstIndex(ofKeyAtLeast: key)) })
+    guard let spot, spot.holds(key) else { return nil }
+    return spot.values.assumingMemoryBound(to: Value.self) + spot.offset
   }
 
   /// Like ``spot(containing:)``, making every node on the path referenced by this tree alone first.
@@ -202,7 +223,7 @@ struct PersistentTree<Value> {
   /// Makes the root referenced by this tree alone.
   @inlinable
   mutating func makeRootUnique() {
-    if !isKnownUniquelyReferenced(&root) { root = TreeNode(copying: root) }
+    if !isKnownUniquelyReferenced(&root) { root = TreeNode.make(copying: root) }
   }
 
   /// Runs `body` on the value at `position`, in place when the path to it is not shared.
@@ -239,7 +260,7 @@ struct PersistentTree<Value> {
     makeRootUnique()
     let atEnd = position == root.count
     if let sibling = root.insert(value, key: key, at: position, atEnd: atEnd) {
-      root = TreeNode(children: [root, sibling], keyed: key != nil)
+      root = TreeNode.make(children: [root, sibling], keyed: key != nil)
     }
   }
 
@@ -266,10 +287,12 @@ struct PersistentTree<Value> {
 
   /// Removes every value.
   @inlinable
-  mutating func removeAll() { root = TreeNode(leaf: true, keyed: true) }
+  mutating func removeAll() { root = TreeNode.make(leaf: true, keyed: true) }
 }
 
-extension PersistentTree: Sendable where Value: Sendable {}
+// Nodes are never changed while shared (see ``TreeNode``), so a tree whose values are `Sendable` may be
+// sent: `ManagedBuffer`, which nodes are made of, is not `Sendable` itself, hence unchecked.
+extension PersistentTree: @unchecked Sendable where Value: Sendable {}
 
 extension TreeNode {
   @inlinable
@@ -319,7 +342,7 @@ extension TreeNode {
   /// ends up with full nodes.
   @inlinable
   func split(atEnd: Bool) -> TreeNode {
-    let right = TreeNode(leaf: isLeaf, keyed: isKeyed)
+    let right = TreeNode.make(leaf: isLeaf, keyed: isKeyed)
     let keep = atEnd ? (isLeaf ? Self.leafCapacity : Self.innerCapacity) : width / 2
     let moved = width &- keep
     if isLeaf {
