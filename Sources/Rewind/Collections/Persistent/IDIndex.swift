@@ -83,8 +83,7 @@ struct IDIndex<ID: Hashable> {
   func label(of id: ID) -> UInt64? {
     let hash = Self.hash(id)
     // The common case, one descent: the first entry with this hash is the id's.
-    guard let spot = tree.spot(forKey: hash), spot.holds(hash) else { return nil }
-    let entry = spot.values.assumingMemoryBound(to: IDIndexEntry<ID>.self) + spot.offset
+    guard let entry = tree.pointer(toKey: hash) else { return nil }
     if entry.pointee.id == id { return entry.pointee.label }
     return position(of: id, hash: hash).map { tree[$0].label }
   }

@@ -118,16 +118,23 @@ struct PersistentTree<Value> {
   @inlinable
   mutating func uniqueSlot(forKey key: UInt64) -> UnsafeMutablePointer<Value>? {
     makeRootUnique()
-    let spot = descend(
-      choosing: { node in
-        let index = node.firstIndex(ofKeyAtLeast: key)
-        if index == node.width { return nil }
-        node.makeChildUnique(index)
-        return index
-      },
-      leaf: { $0.spot(base: 0, offset: $0.firstIndex(ofKeyAtLeast: key)) })
-    guard let spot, spot.holds(key) else { return nil }
-    return spot.values.assumingMemoryBound(to: Value.self) + spot.offset
+    // A plain loop rather than `descend(choosing:leaf:)`: its leaf closure was not inlined here.
+    var current = Unmanaged.passUnretained(root).toOpaque()
+    var slot: UnsafeMutablePointer<Value>?
+    while let next = Unmanaged<TreeNode<Value>>.fromOpaque(current)._withUnsafeGuaranteedRef({
+      node -> UnsafeMutableRawPointer? in
+      let index = node.firstIndex(ofKeyAtLeast: key)
+      if node.isLeaf {
+        if index < node.width && node.labels[index] == key { slot = node.slots + index }
+        return nil
+      }
+      if index == node.width { return nil }
+      node.makeChildUnique(index)
+      return node.childPointer(index)
+    }) {
+      current = next
+    }
+    return slot
   }
 
   /// Like ``spot(containing:)``, making every node on the path referenced by this tree alone first.
@@ -188,13 +195,26 @@ struct PersistentTree<Value> {
     return spot.base &+ spot.offset
   }
 
-  /// The address of the value whose key is exactly `key` (keyed trees, unique keys), valid while the
-  /// tree is neither changed nor released.
+  /// The address of the value whose key is exactly `key` (keyed trees; with repeated keys, the first),
+  /// valid while the tree is neither changed nor released.
   /// - Complexity: O(log n).
   @inlinable
   func pointer(toKey key: UInt64) -> UnsafeMutablePointer<Value>? {
-    guard let spot = spot(forKey: key), spot.holds(key) else { return nil }
-    return spot.values.assumingMemoryBound(to: Value.self) + spot.offset
+    // A plain loop that sums no positions, like `uniqueSlot(forKey:)`: what every lookup by id runs.
+    var current = Unmanaged.passUnretained(root).toOpaque()
+    var slot: UnsafeMutablePointer<Value>?
+    while let next = Unmanaged<TreeNode<Value>>.fromOpaque(current)._withUnsafeGuaranteedRef({
+      node -> UnsafeMutableRawPointer? in
+      let index = node.firstIndex(ofKeyAtLeast: key)
+      if node.isLeaf {
+        if index < node.width && node.labels[index] == key { slot = node.slots + index }
+        return nil
+      }
+      return index == node.width ? nil : node.childPointer(index)
+    }) {
+      current = next
+    }
+    return slot
   }
 
   /// The position of the first value with key `key` that `matches` accepts: for keys that may repeat

@@ -203,13 +203,13 @@ final class TreeNode<Value>: ManagedBuffer<Void, UInt64> {
 
   @inlinable
   deinit {
-    // Element by element, specialized, for the same reason as the copy in `make(copying:)`.
+    // One call for the whole run. The deinit of a generic class is never specialized (the runtime calls
+    // the one in its metadata), so a loop here paid a generic call per element: about 50 instructions
+    // each, a sixth of what dropping an undo step cost.
     if isLeaf {
-      let slots = self.slots
-      for index in 0..<width { (slots + index).deinitialize(count: 1) }
+      slots.deinitialize(count: width)
     } else {
-      let children = childSlots
-      for index in 0..<width { (children + index).deinitialize(count: 1) }
+      childSlots.deinitialize(count: width)
     }
   }
 
