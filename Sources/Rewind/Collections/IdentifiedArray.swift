@@ -123,7 +123,7 @@ public struct IdentifiedArray<Element: Identifiable> {
     // `rows[id: id]?.flag.toggle()`: one lookup, where a get and a set would take two. The optional
     // chaining keeps this coroutine from being inlined into the caller, and a coroutine whose locals do
     // not fit the caller's buffer (four words) allocates its frame on the heap: a malloc and a free per
-    // edit, a sixth of its cost. So nothing larger than a word is kept across the `yield`: the element is
+    // edit, a sixth of its cost. So only pointers and the id are kept across the `yield`: the element is
     // yielded where it lies, its slot seen as an optional (the same bytes when the element type has
     // spare bit patterns for `nil`, as most do); otherwise from a temporary on the heap, as before.
     _modify {
