@@ -163,6 +163,24 @@ private func randomAccesses<Element: Identifiable & Equatable>(
     #expect(wide.filter(\.flag).count == 286)
   }
 
+  /// `updateElement(id:_:)`, what `forEach` edits through: the body's result, `nil` for an absent id,
+  /// and a copy changed alone.
+  @Test func updateElementByID() {
+    let original = IdentifiedArray(uniqueElements: (0..<1_000).map { PlainRow(id: $0, value: 0) })
+    var array = original
+    for id in 0..<1_000 where id.isMultiple(of: 3) {
+      #expect(
+        array.updateElement(id: id) { row -> Int in
+          row.value = id
+          return row.id
+        } == id)
+    }
+    #expect(array.updateElement(id: 5_000) { $0.value = 1 } == nil)
+    #expect(Array(array) == (0..<1_000).map { PlainRow(id: $0, value: $0.isMultiple(of: 3) ? $0 : 0) })
+    #expect(original.allSatisfy { $0.value == 0 })
+    array._checkInvariants()
+  }
+
   /// Iteration from every start, over trees of one to four levels (16 wide rows a leaf).
   @Test func iterationFromAnyPosition() {
     for size in [0, 1, 15, 16, 17, 300, 512, 513, 2_000, 17_000] {

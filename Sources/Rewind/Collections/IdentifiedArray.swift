@@ -219,13 +219,12 @@ public struct IdentifiedArray<Element: Identifiable> {
   /// - Complexity: O(log n).
   @inlinable
   public mutating func updateElement<R>(id: Element.ID, _ body: (inout Element) throws -> R) rethrows -> R? {
-    guard let label = index.label(of: id) else { return nil }
-    let result = try tree.update(key: label) { element -> R in
-      defer { precondition(element.id == id, "IdentifiedArray: an update changed element id \(id)") }
-      return try body(&element)
+    guard let slot = uniqueSlot(id: id) else { return nil }
+    defer {
+      precondition(slot.pointee.id == id, "IdentifiedArray: an update changed element id \(id)")
+      checkInvariantsIfEnabled()
     }
-    checkInvariantsIfEnabled()
-    return result
+    return try body(&slot.pointee)
   }
 
   /// Appends `element` unless its id is present.
