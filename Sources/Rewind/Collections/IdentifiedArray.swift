@@ -120,34 +120,98 @@ public struct IdentifiedArray<Element: Identifiable> {
         append(newValue)
       }
     }
-    // `rows[id: id]?.flag.toggle()`: one lookup, where a get and a set would take two.
+    // `rows[id: id]?.flag.toggle()`: one lookup, where a get and a set would take two. The optional
+    // chaining keeps this coroutine from being inlined into the caller, and a coroutine whose locals do
+    // not fit the caller's buffer (four words) allocates its frame on the heap: a malloc and a free per
+    // edit, a sixth of its cost. So only pointers and the id are kept across the `yield`: the element is
+    // yielded where it lies, its slot seen as an optional (the same bytes when the element type has
+    // spare bit patterns for `nil`, as most do); otherwise from a temporary on the heap, as before.
     _modify {
-      guard let label = index.label(of: id), let spot = tree.uniqueSpot(forKey: label), spot.holds(label)
-      else {
-        var added: Element?
-        yield &added
-        if let added {
-          precondition(added.id == id, "IdentifiedArray: element stored under id \(id) has id \(added.id)")
-          append(added)
+      let slot = uniqueSlot(id: id)
+      let place = beginAccess(slot: slot)
+      defer { endAccess(place: place, slot: slot, id: id) }
+      yield &place.pointee
+    }
+  }
+
+  /// Whether an optional element is laid out as the element itself, `nil` in a bit pattern no element
+  /// uses; then an element's slot can be accessed as an optional in place.
+  @inlinable
+  static var optionalSharesLayout: Bool { MemoryLayout<Element?>.size == MemoryLayout<Element>.size }
+
+  /// Where an access through `subscript(id:)` reads and writes the optional element: the element's own
+  /// slot, or a temporary holding the element moved out of it (or `nil` when there is no `slot`).
+  @inlinable
+  func beginAccess(slot: UnsafeMutablePointer<Element>?) -> UnsafeMutablePointer<Element?> {
+    if let slot, Self.optionalSharesLayout {
+      return UnsafeMutableRawPointer(slot).bindMemory(to: Element?.self, capacity: 1)
+    }
+    let temporary = UnsafeMutablePointer<Element?>.allocate(capacity: 1)
+    temporary.initialize(to: slot?.move())
+    return temporary
+  }
+
+  /// Ends an access through `subscript(id:)` begun by ``beginAccess(slot:)``: the element stays in its
+  /// slot (or goes back to it), or is removed (set to `nil`), or appended (set where there was none).
+  @inlinable
+  mutating func endAccess(
+    place: UnsafeMutablePointer<Element?>, slot: UnsafeMutablePointer<Element>?, id: Element.ID
+  ) {
+    if let slot, Self.optionalSharesLayout {
+      if place.pointee != nil {
+        let element = UnsafeMutableRawPointer(slot).bindMemory(to: Element.self, capacity: 1)
+        if element.pointee.id == id {
+          checkInvariantsIfEnabled()
+          return
         }
+        settle(slot: slot, id: id, element: nil, replacedBy: element.pointee.id)
         return
       }
-      // Moved out and back rather than copied: no reference counting for the element's fields. The leaf
-      // is this collection's alone (`uniqueSpot`), and nothing else reaches it while `self` is accessed.
-      let slot = spot.values.assumingMemoryBound(to: Element.self) + spot.offset
-      var element: Element? = slot.move()
-      defer {
-        if let element {
-          slot.initialize(to: element)
-          precondition(element.id == id, "IdentifiedArray: an update changed element id \(id)")
-        } else {
-          tree.removeVacated(at: tree.lowerBound(key: label))
-          index.remove(id)
-        }
-        checkInvariantsIfEnabled()
-      }
-      yield &element
+      UnsafeMutableRawPointer(slot).bindMemory(to: Element.self, capacity: 1)
+      settle(slot: slot, id: id, element: nil, replacedBy: nil)
+      return
     }
+    let element = place.move()
+    place.deallocate()
+    if let slot, let element, element.id == id {
+      slot.initialize(to: element)
+      checkInvariantsIfEnabled()
+      return
+    }
+    settle(slot: slot, id: id, element: element, replacedBy: element?.id)
+  }
+
+  /// The address of the element with `id`, every node on the path to it this collection's alone; `nil`
+  /// when no element has `id`.
+  /// - Complexity: O(log n).
+  @inlinable
+  mutating func uniqueSlot(id: Element.ID) -> UnsafeMutablePointer<Element>? {
+    guard let label = index.label(of: id) else { return nil }
+    return tree.uniqueSlot(forKey: label)
+  }
+
+  /// Ends an access through `subscript(id:)` that did not leave an element with `id` in its slot. With no
+  /// `slot`, `element` (if any) is appended. Else, when `replacedBy` names an id, the access changed the
+  /// element's id, a programmer error (the element is put back in its slot first, if it was moved out);
+  /// otherwise it set the element to `nil`, and the vacated slot is removed.
+  @inlinable
+  @inline(never)
+  mutating func settle(
+    slot: UnsafeMutablePointer<Element>?, id: Element.ID, element: Element?, replacedBy newID: Element.ID?
+  ) {
+    guard let slot else {
+      guard let element else { return }
+      precondition(element.id == id, "IdentifiedArray: element stored under id \(id) has id \(element.id)")
+      append(element)
+      return
+    }
+    if let newID {
+      if let element { slot.initialize(to: element) }
+      preconditionFailure("IdentifiedArray: an update changed element id \(id) to \(newID)")
+    }
+    guard let label = index.remove(id) else { preconditionFailure("IdentifiedArray: id \(id) vanished") }
+    tree.removeVacated(at: tree.lowerBound(key: label))
+    checkInvariantsIfEnabled()
   }
 
   /// Mutates the element with `id` in place, if there is one; its id must not change.
@@ -155,13 +219,12 @@ public struct IdentifiedArray<Element: Identifiable> {
   /// - Complexity: O(log n).
   @inlinable
   public mutating func updateElement<R>(id: Element.ID, _ body: (inout Element) throws -> R) rethrows -> R? {
-    guard let label = index.label(of: id) else { return nil }
-    let result = try tree.update(key: label) { element -> R in
-      defer { precondition(element.id == id, "IdentifiedArray: an update changed element id \(id)") }
-      return try body(&element)
+    guard let slot = uniqueSlot(id: id) else { return nil }
+    defer {
+      precondition(slot.pointee.id == id, "IdentifiedArray: an update changed element id \(id)")
+      checkInvariantsIfEnabled()
     }
-    checkInvariantsIfEnabled()
-    return result
+    return try body(&slot.pointee)
   }
 
   /// Appends `element` unless its id is present.

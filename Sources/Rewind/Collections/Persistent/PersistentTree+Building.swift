@@ -6,19 +6,19 @@ extension PersistentTree {
   init(values: [Value], keys: [UInt64]?) {
     let leafCapacity = TreeNode<Value>.leafCapacity
     guard values.count > leafCapacity else {
-      self.init(root: TreeNode(values: values, keys: keys))
+      self.init(root: TreeNode.make(values: values, keys: keys))
       return
     }
     var level: [TreeNode<Value>] = []
     for range in Self.evenRanges(count: values.count, capacity: leafCapacity) {
-      level.append(TreeNode(values: values[range], keys: keys.map { $0[range] }))
+      level.append(TreeNode.make(values: values[range], keys: keys.map { $0[range] }))
     }
     let innerCapacity = TreeNode<Value>.innerCapacity
     while level.count > 1 {
       var parents: [TreeNode<Value>] = []
       parents.reserveCapacity(level.count / innerCapacity &+ 1)
       for range in Self.evenRanges(count: level.count, capacity: innerCapacity) {
-        parents.append(TreeNode(children: Array(level[range]), keyed: keys != nil))
+        parents.append(TreeNode.make(children: Array(level[range]), keyed: keys != nil))
       }
       level = parents
     }

@@ -170,5 +170,5 @@ extension PersistentTree {
   }
 }
 
-extension PersistentTree.Cursor: Sendable where Value: Sendable {}
-extension PersistentTree.Cursor.Frame: Sendable where Value: Sendable {}
+extension PersistentTree.Cursor: @unchecked Sendable where Value: Sendable {}
+extension PersistentTree.Cursor.Frame: @unchecked Sendable where Value: Sendable {}

@@ -15,7 +15,7 @@ struct PersistentTree<Value> {
 
   /// An empty tree.
   @inlinable
-  init() { root = TreeNode(leaf: true, keyed: true) }
+  init() { root = TreeNode.make(leaf: true, keyed: true) }
 
   @inlinable
   init(root: TreeNode<Value>) { self.root = root }
@@ -109,6 +109,34 @@ struct PersistentTree<Value> {
       leaf: { $0.spot(base: base, offset: $0.firstIndex(ofKeyAtLeast: key)) })
   }
 
+  /// The address of the value whose key is exactly `key` (keyed trees, unique keys), every node on the
+  /// path made referenced by this tree alone first, so that the value may be changed or moved out in
+  /// place; `nil` when no value has that key. The address is valid until the tree is next changed.
+  ///
+  /// What an edit by id costs after the id index gave the label: one descent that reads only keys and
+  /// child pointers (not the counts a position needs).
+  @inlinable
+  mutating func uniqueSlot(forKey key: UInt64) -> UnsafeMutablePointer<Value>? {
+    makeRootUnique()
+    // A plain loop rather than `descend(choosing:leaf:)`: its leaf closure was not inlined here.
+    var current = Unmanaged.passUnretained(root).toOpaque()
+    var slot: UnsafeMutablePointer<Value>?
+    while let next = Unmanaged<TreeNode<Value>>.fromOpaque(current)._withUnsafeGuaranteedRef({
+      node -> UnsafeMutableRawPointer? in
+      let index = node.firstIndex(ofKeyAtLeast: key)
+      if node.isLeaf {
+        if index < node.width && node.labels[index] == key { slot = node.slots + index }
+        return nil
+      }
+      if index == node.width { return nil }
+      node.makeChildUnique(index)
+      return node.childPointer(index)
+    }) {
+      current = next
+    }
+    return slot
+  }
+
   /// Like ``spot(containing:)``, making every node on the path referenced by this tree alone first.
   @inlinable
   mutating func uniqueSpot(containing position: Int) -> LeafSpot {
@@ -167,13 +195,26 @@ struct PersistentTree<Value> {
     return spot.base &+ spot.offset
   }
 
-  /// The address of the value whose key is exactly `key` (keyed trees, unique keys), valid while the
-  /// tree is neither changed nor released.
+  /// The address of the value whose key is exactly `key` (keyed trees; with repeated keys, the first),
+  /// valid while the tree is neither changed nor released.
   /// - Complexity: O(log n).
   @inlinable
   func pointer(toKey key: UInt64) -> UnsafeMutablePointer<Value>? {
-    guard let spot = spot(forKey: key), spot.holds(key) else { return nil }
-    return spot.values.assumingMemoryBound(to: Value.self) + spot.offset
+    // A plain loop that sums no positions, like `uniqueSlot(forKey:)`: what every lookup by id runs.
+    var current = Unmanaged.passUnretained(root).toOpaque()
+    var slot: UnsafeMutablePointer<Value>?
+    while let next = Unmanaged<TreeNode<Value>>.fromOpaque(current)._withUnsafeGuaranteedRef({
+      node -> UnsafeMutableRawPointer? in
+      let index = node.firstIndex(ofKeyAtLeast: key)
+      if node.isLeaf {
+        if index < node.width && node.labels[index] == key { slot = node.slots + index }
+        return nil
+      }
+      return index == node.width ? nil : node.childPointer(index)
+    }) {
+      current = next
+    }
+    return slot
   }
 
   /// The position of the first value with key `key` that `matches` accepts: for keys that may repeat
@@ -202,7 +243,7 @@ struct PersistentTree<Value> {
   /// Makes the root referenced by this tree alone.
   @inlinable
   mutating func makeRootUnique() {
-    if !isKnownUniquelyReferenced(&root) { root = TreeNode(copying: root) }
+    if !isKnownUniquelyReferenced(&root) { root = TreeNode.make(copying: root) }
   }
 
   /// Runs `body` on the value at `position`, in place when the path to it is not shared.
@@ -239,7 +280,7 @@ struct PersistentTree<Value> {
     makeRootUnique()
     let atEnd = position == root.count
     if let sibling = root.insert(value, key: key, at: position, atEnd: atEnd) {
-      root = TreeNode(children: [root, sibling], keyed: key != nil)
+      root = TreeNode.make(children: [root, sibling], keyed: key != nil)
     }
   }
 
@@ -266,10 +307,12 @@ struct PersistentTree<Value> {
 
   /// Removes every value.
   @inlinable
-  mutating func removeAll() { root = TreeNode(leaf: true, keyed: true) }
+  mutating func removeAll() { root = TreeNode.make(leaf: true, keyed: true) }
 }
 
-extension PersistentTree: Sendable where Value: Sendable {}
+// Nodes are never changed while shared (see ``TreeNode``), so a tree whose values are `Sendable` may be
+// sent: `ManagedBuffer`, which nodes are made of, is not `Sendable` itself, hence unchecked.
+extension PersistentTree: @unchecked Sendable where Value: Sendable {}
 
 extension TreeNode {
   @inlinable
@@ -319,7 +362,7 @@ extension TreeNode {
   /// ends up with full nodes.
   @inlinable
   func split(atEnd: Bool) -> TreeNode {
-    let right = TreeNode(leaf: isLeaf, keyed: isKeyed)
+    let right = TreeNode.make(leaf: isLeaf, keyed: isKeyed)
     let keep = atEnd ? (isLeaf ? Self.leafCapacity : Self.innerCapacity) : width / 2
     let moved = width &- keep
     if isLeaf {

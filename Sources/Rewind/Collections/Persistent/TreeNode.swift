@@ -2,28 +2,21 @@
 ///
 /// Nodes are shared by every version of a collection that contains them and are never changed while
 /// shared: a mutation first asks `isKnownUniquelyReferenced` and copies a shared node, the same discipline
-/// as `Array`'s buffer. That is why the class may be `@unchecked Sendable` when its values are.
+/// as `Array`'s buffer. That is why a tree of `Sendable` values may be `@unchecked Sendable` (a node cannot:
+/// `ManagedBuffer` is explicitly not `Sendable`).
 ///
-/// Each node keeps its entries in one buffer of its own (`storage`), not in `Array`s: a leaf's keys then
-/// its values; an inner node's children, their cumulative counts (`ends`) and their last keys. Reading an
-/// entry then needs no reference counting on an array buffer, and copying a node is two allocations
-/// (object and buffer) with a loop specialized for the element: with arrays, a lookup retained and
-/// released a buffer at every level and a send cost three times the instructions it does now.
+/// Each node is one allocation: the object and, after it, its entries (`storage`), not `Array`s: a
+/// leaf's keys then its values; an inner node's children, their cumulative counts (`ends`) and their
+/// last keys. Reading an entry then needs no reference counting on an array buffer, and a descent touches
+/// one block of memory per level: the object's header, its width and its first keys share a cache line.
+/// (With arrays, a lookup retained and released a buffer at every level; with a separate entry buffer,
+/// each level cost two cache misses in a large tree and each copy two allocations.)
 ///
 /// A tree is *keyed* when each value carries a `UInt64` key, increasing along the tree (IdentifiedArray's
 /// order labels, or the hashes of its id index); an inner node of a keyed tree then keeps each child's
 /// last key, so a key is found in O(log n) like a position. An unkeyed tree leaves the key slots unused.
 @usableFromInline
-final class TreeNode<Value> {
-  /// The node's entries: see the accessors below. Room for one more entry than the node's capacity, for
-  /// the entry an insertion adds before the node splits.
-  @usableFromInline let storage: UnsafeMutableRawPointer
-  @usableFromInline let isLeaf: Bool
-  /// The number of entries: values (leaf) or children (inner).
-  @usableFromInline @exclusivity(unchecked) var width: Int
-  /// Whether the key slots hold keys.
-  @usableFromInline @exclusivity(unchecked) var isKeyed: Bool
-
+final class TreeNode<Value>: ManagedBuffer<Void, UInt64> {
   /// The most values a leaf holds: about 1 KB of them, 16 to 64, so that copying a leaf (what a change
   /// to a shared tree costs, per level) stays cheap whatever the element size.
   @inlinable
@@ -41,20 +34,61 @@ final class TreeNode<Value> {
   @inlinable
   static var innerSlotCount: Int { innerCapacity &+ 1 }
 
-  /// Where a leaf's values start in `storage`: after its keys, aligned for `Value`.
+  /// Where the entries start in the tail: after the ``TreeNodeHead``.
   @inlinable
-  static var valuesOffset: Int {
+  static var entriesOffset: Int { 16 }
+
+  /// Where a leaf's values start in `storage`, relative to its keys: after them, aligned for `Value`
+  /// (the tail itself is 8-aligned; a more aligned `Value` is placed by ``slots`` at run time).
+  @inlinable
+  static var valuesOffset: Int { leafSlotCount &* 8 }
+
+  /// The tail words of a leaf: head, keys, values, and slack to align the values.
+  @inlinable
+  static var leafWordCount: Int {
     let alignment = MemoryLayout<Value>.alignment
-    return (leafSlotCount &* 8 &+ alignment &- 1) / alignment &* alignment
+    let bytes =
+      entriesOffset &+ valuesOffset &+ leafSlotCount &* MemoryLayout<Value>.stride
+      &+ (alignment > 8 ? alignment &- 8 : 0)
+    return (bytes &+ 7) / 8
   }
 
+  /// The tail words of an inner node: head, children, ends, keys.
   @inlinable
-  static var leafByteCount: Int { valuesOffset &+ leafSlotCount &* MemoryLayout<Value>.stride }
-
-  @inlinable
-  static var storageAlignment: Int { Swift.max(8, MemoryLayout<Value>.alignment) }
+  static var innerWordCount: Int { (entriesOffset &+ innerSlotCount &* 24) / 8 }
 
   // MARK: Storage
+
+  /// The start of the tail: the head, then the entries.
+  @inlinable
+  var tail: UnsafeMutableRawPointer { UnsafeMutableRawPointer(withUnsafeMutablePointerToElements { $0 }) }
+
+  /// The node's width and kind, at the start of the tail.
+  @inlinable
+  var head: UnsafeMutablePointer<TreeNodeHead> { tail.assumingMemoryBound(to: TreeNodeHead.self) }
+
+  /// The node's entries: see the accessors below. Room for one more entry than the node's capacity, for
+  /// the entry an insertion adds before the node splits.
+  @inlinable
+  var storage: UnsafeMutableRawPointer { tail + Self.entriesOffset }
+
+  /// Whether the node is a leaf (it holds values) rather than an inner node (it holds children).
+  @inlinable
+  var isLeaf: Bool { head.pointee.isLeaf }
+
+  /// The number of entries: values (leaf) or children (inner).
+  @inlinable
+  var width: Int {
+    get { head.pointee.width }
+    set { head.pointee.width = newValue }
+  }
+
+  /// Whether the key slots hold keys.
+  @inlinable
+  var isKeyed: Bool {
+    get { head.pointee.isKeyed }
+    set { head.pointee.isKeyed = newValue }
+  }
 
   /// Leaf: the keys.
   @inlinable
@@ -62,7 +96,12 @@ final class TreeNode<Value> {
 
   /// Leaf: the values.
   @inlinable
-  var slots: UnsafeMutablePointer<Value> { (storage + Self.valuesOffset).assumingMemoryBound(to: Value.self) }
+  var slots: UnsafeMutablePointer<Value> {
+    let alignment = MemoryLayout<Value>.alignment
+    var address = storage + Self.valuesOffset
+    if alignment > 8 { address = address.alignedUp(toMultipleOf: alignment) }
+    return address.assumingMemoryBound(to: Value.self)
+  }
 
   /// Inner: the children.
   @inlinable
@@ -82,99 +121,96 @@ final class TreeNode<Value> {
 
   // MARK: Making nodes
 
-  /// An empty node.
+  /// An empty node. (A factory, not an initializer: `ManagedBuffer` objects are made by `create`.)
   @inlinable
-  init(leaf: Bool, keyed: Bool) {
-    isLeaf = leaf
-    isKeyed = keyed
-    width = 0
+  static func make(leaf: Bool, keyed: Bool) -> TreeNode {
+    let node = unsafeDowncast(
+      create(minimumCapacity: leaf ? leafWordCount : innerWordCount) { _ in }, to: TreeNode.self)
+    let storage = node.storage
+    node.tail.bindMemory(to: TreeNodeHead.self, capacity: 1)
+      .initialize(to: TreeNodeHead(width: 0, isLeaf: leaf, isKeyed: keyed))
     if leaf {
-      storage = .allocate(byteCount: Self.leafByteCount, alignment: Self.storageAlignment)
-      storage.bindMemory(to: UInt64.self, capacity: Self.leafSlotCount)
-      (storage + Self.valuesOffset).bindMemory(to: Value.self, capacity: Self.leafSlotCount)
+      storage.bindMemory(to: UInt64.self, capacity: leafSlotCount)
+      UnsafeMutableRawPointer(node.slots).bindMemory(to: Value.self, capacity: leafSlotCount)
     } else {
-      storage = .allocate(byteCount: Self.innerSlotCount &* 24, alignment: 8)
-      storage.bindMemory(to: TreeNode.self, capacity: Self.innerSlotCount)
-      (storage + Self.innerSlotCount &* 8).bindMemory(to: Int.self, capacity: Self.innerSlotCount)
-      (storage + Self.innerSlotCount &* 16).bindMemory(to: UInt64.self, capacity: Self.innerSlotCount)
+      storage.bindMemory(to: TreeNode.self, capacity: innerSlotCount)
+      (storage + innerSlotCount &* 8).bindMemory(to: Int.self, capacity: innerSlotCount)
+      (storage + innerSlotCount &* 16).bindMemory(to: UInt64.self, capacity: innerSlotCount)
     }
+    return node
   }
 
   /// A leaf of `values` (at most `leafCapacity`), with `keys` (one per value) for a keyed tree.
   @inlinable
-  convenience init(values: some Collection<Value>, keys: (some Collection<UInt64>)?) {
-    self.init(leaf: true, keyed: keys != nil)
-    let slots = self.slots
+  static func make(values: some Collection<Value>, keys: (some Collection<UInt64>)?) -> TreeNode {
+    let node = make(leaf: true, keyed: keys != nil)
+    let slots = node.slots
     var count = 0
     for value in values {
       (slots + count).initialize(to: value)
       count &+= 1
     }
-    width = count
+    node.width = count
     if let keys {
+      let labels = node.labels
       var index = 0
       for key in keys {
         labels[index] = key
         index &+= 1
       }
     }
+    return node
   }
 
   /// An inner node over `children` (at most `innerCapacity`); keyed when `keyed` (every child must then
   /// be keyed).
   @inlinable
-  convenience init(children: some Collection<TreeNode>, keyed: Bool) {
-    self.init(leaf: false, keyed: keyed)
+  static func make(children: some Collection<TreeNode>, keyed: Bool) -> TreeNode {
+    let node = make(leaf: false, keyed: keyed)
+    let childSlots = node.childSlots
     var index = 0
     for child in children {
       (childSlots + index).initialize(to: child)
       index &+= 1
     }
-    width = index
-    refresh(from: 0)
+    node.width = index
+    node.refresh(from: 0)
+    return node
   }
 
   /// A copy of `other`: its values copied (a leaf), or its children shared (an inner node).
   @inlinable
-  init(copying other: TreeNode) {
-    isLeaf = other.isLeaf
-    isKeyed = other.isKeyed
-    width = other.width
+  static func make(copying other: TreeNode) -> TreeNode {
+    let node = make(leaf: other.isLeaf, keyed: other.isKeyed)
     let count = other.width
+    node.width = count
     if other.isLeaf {
-      storage = .allocate(byteCount: Self.leafByteCount, alignment: Self.storageAlignment)
-      storage.bindMemory(to: UInt64.self, capacity: Self.leafSlotCount)
-      (storage + Self.valuesOffset).bindMemory(to: Value.self, capacity: Self.leafSlotCount)
-      if other.isKeyed { labels.initialize(from: other.labels, count: count) }
+      if other.isKeyed { node.labels.initialize(from: other.labels, count: count) }
       // A loop specialized for `Value`, not `initialize(from:count:)`: that goes through the runtime's
       // generic copy, a value-witness call per element (measured at a third of a leaf copy).
       let source = other.slots
-      let slots = self.slots
+      let slots = node.slots
       for index in 0..<count { (slots + index).initialize(to: source[index]) }
     } else {
-      storage = .allocate(byteCount: Self.innerSlotCount &* 24, alignment: 8)
-      storage.bindMemory(to: TreeNode.self, capacity: Self.innerSlotCount)
-      (storage + Self.innerSlotCount &* 8).bindMemory(to: Int.self, capacity: Self.innerSlotCount)
-      (storage + Self.innerSlotCount &* 16).bindMemory(to: UInt64.self, capacity: Self.innerSlotCount)
       let source = other.childSlots
-      let children = childSlots
+      let children = node.childSlots
       for index in 0..<count { (children + index).initialize(to: source[index]) }
-      ends.initialize(from: other.ends, count: count)
-      if other.isKeyed { childKeys.initialize(from: other.childKeys, count: count) }
+      node.ends.initialize(from: other.ends, count: count)
+      if other.isKeyed { node.childKeys.initialize(from: other.childKeys, count: count) }
     }
+    return node
   }
 
   @inlinable
   deinit {
-    // Element by element, specialized, for the same reason as the copy in `init(copying:)`.
+    // One call for the whole run. The deinit of a generic class is never specialized (the runtime calls
+    // the one in its metadata), so a loop here paid a generic call per element: about 50 instructions
+    // each, a sixth of what dropping an undo step cost.
     if isLeaf {
-      let slots = self.slots
-      for index in 0..<width { (slots + index).deinitialize(count: 1) }
+      slots.deinitialize(count: width)
     } else {
-      let children = childSlots
-      for index in 0..<width { (children + index).deinitialize(count: 1) }
+      childSlots.deinitialize(count: width)
     }
-    storage.deallocate()
   }
 
   // MARK: Reading
@@ -267,7 +303,7 @@ final class TreeNode<Value> {
   @inlinable
   func makeChildUnique(_ index: Int) {
     if !isKnownUniquelyReferenced(&childSlots[index]) {
-      childSlots[index] = TreeNode(copying: childSlots[index])
+      childSlots[index] = TreeNode.make(copying: childSlots[index])
     }
   }
 
@@ -310,7 +346,18 @@ final class TreeNode<Value> {
   func dropKeys() { isKeyed = false }
 }
 
-extension TreeNode: @unchecked Sendable where Value: Sendable {}
+/// What a ``TreeNode`` keeps before its entries: its width and kind.
+@usableFromInline
+struct TreeNodeHead {
+  @usableFromInline var width: Int
+  @usableFromInline let isLeaf: Bool
+  @usableFromInline var isKeyed: Bool
+
+  @inlinable
+  init(width: Int, isLeaf: Bool, isKeyed: Bool) {
+    (self.width, self.isLeaf, self.isKeyed) = (width, isLeaf, isKeyed)
+  }
+}
 
 /// Where a descent of a ``PersistentTree`` ended: a leaf's keys and values, its width, the position of its
 /// first value, and an offset in it. Not generic, so that returning it costs unspecialized code no type
