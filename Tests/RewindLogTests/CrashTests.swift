@@ -50,11 +50,18 @@ import Testing
       do {
         let outcome = try runChild(
           child, directory: directory.path, killAfter: delay, acknowledgementsFirst: acknowledgementsFirst)
+        // First as `Store.open` opens after a crash: from the newest snapshot's frame.
+        let opened = try checkOpenFromSnapshot(directory.path, acknowledged: outcome.acknowledged)
+        if opened.cutTornTail { tornTails += 1 }
+        if let problem = opened.problem {
+          failed += 1
+          Issue.record("seed \(seed) trial \(trial): \(problem)")
+          continue
+        }
         let journal = try FileJournal<CrashAction>(directory: directory.path)
         defer { try? journal.close() }
         let last = journal.lastSequence
         acknowledgedTotal += outcome.acknowledged
-        if journal.recoveryReport.tornTail != nil { tornTails += 1 }
         var ok = last >= outcome.acknowledged
         if !ok {
           Issue.record("seed \(seed) trial \(trial): acknowledged \(outcome.acknowledged), recovered \(last)")
@@ -107,6 +114,11 @@ import Testing
         let report = try LogAudit.verify(directory: directory.path)
         var ok = report.isIntact
         if !ok { Issue.record("seed \(seed) trial \(trial): verify: \(report)") }
+        if let problem = try checkOpenFromSnapshot(directory.path, acknowledged: outcome.acknowledged).problem
+        {
+          ok = false
+          Issue.record("seed \(seed) trial \(trial): \(problem)")
+        }
         let journal = try FileJournal<CrashAction>(directory: directory.path)
         defer { try? journal.close() }
         if !journal.recoveryReport.finishedCut.isEmpty { finished += 1 }
@@ -138,6 +150,41 @@ import Testing
     print("\(passed) passed, \(failed) failed")
     #expect(failed == 0)
     #expect(cuts > 0, "no trial cut its log: the kills came too early")
+  }
+
+  /// Opens the log as `Store.open` does (scanning from the newest snapshot's frame) and checks it: nothing
+  /// acknowledged lost, the snapshot's state (the child writes its sequence number as the state), and
+  /// every event after it. Returns what is wrong, if anything, and whether recovery cut a torn tail.
+  func checkOpenFromSnapshot(_ directory: String, acknowledged: UInt64) throws -> (
+    problem: String?, cutTornTail: Bool
+  ) {
+    let journal = try FileJournal<CrashAction>(
+      directory: directory, options: FileJournalOptions(), fileSystem: POSIXFileSystem(),
+      startingFromSnapshot: true)
+    defer { try? journal.close() }
+    let cutTornTail = journal.recoveryReport.tornTail != nil
+    let restored = journal.loadSnapshot(UInt64.self)
+    if let state = restored.state, state != restored.sequence {
+      return ("open from a snapshot: the snapshot at \(restored.sequence) holds \(state)", cutTornTail)
+    }
+    if journal.lastSequence < acknowledged {
+      return (
+        "open from a snapshot: acknowledged \(acknowledged), the log holds \(journal.lastSequence)",
+        cutTornTail
+      )
+    }
+    var expected = restored.sequence + 1
+    var problem: String?
+    try journal.forEachEvent(from: expected) { event in
+      if problem == nil, event.sequence != expected || event.action != CrashAction(expected) {
+        problem = "open from a snapshot: event \(expected) is wrong: \(event)"
+      }
+      expected += 1
+    }
+    if problem == nil, expected != journal.lastSequence + 1 {
+      problem = "open from a snapshot: read through \(expected - 1) of \(journal.lastSequence)"
+    }
+    return (problem, cutTornTail)
   }
 
   /// Starts the child, waits until it has opened the log, lets it run `killAfter` microseconds, kills it
