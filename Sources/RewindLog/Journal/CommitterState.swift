@@ -378,9 +378,10 @@ struct CommitterState {
         outcome(waiter.progress, through: waiter.target) == nil, "a decided waiter is still queued")
     }
     precondition(failure == nil || observers.isEmpty, "observers left after a failure")
+    // The index starts right after the cut, or at the frame an open from a snapshot started at.
+    let first = unindexedBefore?.frameFirstSequence ?? (cut?.throughSequence ?? 0) + 1
     precondition(
-      frames.first.map { $0.firstSequence == (cut?.throughSequence ?? 0) + 1 && $0.segment >= segmentBase }
-        ?? true,
-      "the first frame does not start right after the cut")
+      frames.first.map { $0.firstSequence == first && $0.segment >= segmentBase } ?? true,
+      "the first frame does not start right after the cut or at the frame the open started at")
   }
 }
