@@ -41,8 +41,9 @@ public final class FileJournal<Action: Codable & Sendable>: Journal {
   let prefixIndexing = Locked<Void>(())
   /// Serializes snapshot writes (see `writeSnapshot(_:at:)`).
   let snapshotWriting = Locked<Void>(())
-  /// The snapshot whose frame the open started at, read once for both the scan and the state.
-  let startSnapshot: SnapshotFile?
+  /// The snapshot whose frame the open started at, read once for both the scan and the state; taken (and
+  /// so released, with its encoded state) by the first ``loadSnapshot(_:)``.
+  let startSnapshot: Locked<SnapshotFile?>
   /// The codec of a ``BinaryCodable`` action type, which bypasses `Codable`.
   let direct = DirectCodec<Action>.make()
   /// The thread retention cuts on.
@@ -124,7 +125,7 @@ public final class FileJournal<Action: Codable & Sendable>: Journal {
         throw error
       }
       self.chainCheck = chainCheck
-      startSnapshot = start
+      startSnapshot = Locked(start)
       if let torn = scanned.tornTail {
         // Nothing is cut off a log whose chain is wrong.
         try chainCheck.finish()

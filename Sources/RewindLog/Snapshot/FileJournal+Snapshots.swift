@@ -72,6 +72,10 @@ extension FileJournal {
     state: State?, sequence: UInt64, recovery: SnapshotRecovery
   ) {
     var rejected: [SnapshotRejection] = []
+    let startSnapshot = self.startSnapshot.withLock { kept in
+      defer { kept = nil }
+      return kept
+    }
     for (name, sequence) in SnapshotFile.files(in: directory, fileSystem: fileSystem) {
       let loaded: Result<SnapshotFile, SnapshotRejection.Reason>
       do {
