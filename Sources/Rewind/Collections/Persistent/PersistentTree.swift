@@ -92,21 +92,25 @@ struct PersistentTree<Value> {
       leaf: { $0.spot(base: base, offset: $0.firstIndex(ofKeyAtLeast: key)) })
   }
 
-  /// Like ``spot(forKey:)``, making every node on the path referenced by this tree alone first, so that
-  /// the leaf's values may be changed in place.
+  /// Like ``spot(forKey:)``, making every node on the path referenced by this tree alone first, and the
+  /// value at the spot the leaf's own, so that it may be changed in place.
   @inlinable
   mutating func uniqueSpot(forKey key: UInt64) -> LeafSpot? {
-    makeRootUnique()
+    makeRootWritable()
     var base = 0
     return descend(
       choosing: { node in
         let index = node.firstIndex(ofKeyAtLeast: key)
         if index == node.width { return nil }
         base &+= node.start(ofChild: index)
-        node.makeChildUnique(index)
+        node.makeChildWritable(index)
         return index
       },
-      leaf: { $0.spot(base: base, offset: $0.firstIndex(ofKeyAtLeast: key)) })
+      leaf: { leaf in
+        let offset = leaf.firstIndex(ofKeyAtLeast: key)
+        if offset < leaf.width { leaf.ownEntry(offset) }
+        return leaf.spot(base: base, offset: offset)
+      })
   }
 
   /// The address of the value whose key is exactly `key` (keyed trees, unique keys), every node on the
@@ -117,7 +121,7 @@ struct PersistentTree<Value> {
   /// child pointers (not the counts a position needs).
   @inlinable
   mutating func uniqueSlot(forKey key: UInt64) -> UnsafeMutablePointer<Value>? {
-    makeRootUnique()
+    makeRootWritable()
     // A plain loop rather than `descend(choosing:leaf:)`: its leaf closure was not inlined here.
     var current = Unmanaged.passUnretained(root).toOpaque()
     var slot: UnsafeMutablePointer<Value>?
@@ -125,11 +129,14 @@ struct PersistentTree<Value> {
       node -> UnsafeMutableRawPointer? in
       let index = node.firstIndex(ofKeyAtLeast: key)
       if node.isLeaf {
-        if index < node.width && node.labels[index] == key { slot = node.slots + index }
+        if index < node.width && node.labels[index] == key {
+          node.ownEntry(index)
+          slot = node.slots + index
+        }
         return nil
       }
       if index == node.width { return nil }
-      node.makeChildUnique(index)
+      node.makeChildWritable(index)
       return node.childPointer(index)
     }) {
       current = next
@@ -137,10 +144,11 @@ struct PersistentTree<Value> {
     return slot
   }
 
-  /// Like ``spot(containing:)``, making every node on the path referenced by this tree alone first.
+  /// Like ``spot(containing:)``, making every node on the path referenced by this tree alone first, and
+  /// the value at `position` the leaf's own.
   @inlinable
   mutating func uniqueSpot(containing position: Int) -> LeafSpot {
-    makeRootUnique()
+    makeRootWritable()
     var offset = position
     var base = 0
     return descend(
@@ -148,10 +156,13 @@ struct PersistentTree<Value> {
         let (index, inner) = node.child(containing: offset)
         base &+= offset &- inner
         offset = inner
-        node.makeChildUnique(index)
+        node.makeChildWritable(index)
         return index
       },
-      leaf: { $0.spot(base: base, offset: offset) }
+      leaf: { leaf in
+        leaf.ownEntry(offset)
+        return leaf.spot(base: base, offset: offset)
+      }
     ).unsafelyUnwrapped
   }
 
@@ -240,10 +251,22 @@ struct PersistentTree<Value> {
 
   // MARK: Changing values in place
 
-  /// Makes the root referenced by this tree alone.
+  /// Makes the root referenced by this tree alone and owner of all its entries, so that its shape may
+  /// change.
   @inlinable
   mutating func makeRootUnique() {
-    if !isKnownUniquelyReferenced(&root) { root = TreeNode.make(copying: root) }
+    if !isKnownUniquelyReferenced(&root) {
+      root = TreeNode.make(copying: root)
+    } else {
+      root.ownAll()
+    }
+  }
+
+  /// Makes the root referenced by this tree alone, by a borrowing copy (see `TreeNode+Borrowing`) if it
+  /// is shared: what changing one value in place needs.
+  @inlinable
+  mutating func makeRootWritable() {
+    if !isKnownUniquelyReferenced(&root) { root = TreeNode.make(borrowing: root) }
   }
 
   /// Runs `body` on the value at `position`, in place when the path to it is not shared.

@@ -36,7 +36,7 @@ final class TreeNode<Value>: ManagedBuffer<Void, UInt64> {
 
   /// Where the entries start in the tail: after the ``TreeNodeHead``.
   @inlinable
-  static var entriesOffset: Int { 16 }
+  static var entriesOffset: Int { 32 }
 
   /// Where a leaf's values start in `storage`, relative to its keys: after them, aligned for `Value`
   /// (the tail itself is 8-aligned; a more aligned `Value` is placed by ``slots`` at run time).
@@ -128,7 +128,7 @@ final class TreeNode<Value>: ManagedBuffer<Void, UInt64> {
       create(minimumCapacity: leaf ? leafWordCount : innerWordCount) { _ in }, to: TreeNode.self)
     let storage = node.storage
     node.tail.bindMemory(to: TreeNodeHead.self, capacity: 1)
-      .initialize(to: TreeNodeHead(width: 0, isLeaf: leaf, isKeyed: keyed))
+      .initialize(to: TreeNodeHead(isLeaf: leaf, isKeyed: keyed))
     if leaf {
       storage.bindMemory(to: UInt64.self, capacity: leafSlotCount)
       UnsafeMutableRawPointer(node.slots).bindMemory(to: Value.self, capacity: leafSlotCount)
@@ -178,7 +178,8 @@ final class TreeNode<Value>: ManagedBuffer<Void, UInt64> {
     return node
   }
 
-  /// A copy of `other`: its values copied (a leaf), or its children shared (an inner node).
+  /// A copy of `other` that owns all its entries: its values copied (a leaf), or its children shared (an
+  /// inner node), each retained. (``make(borrowing:)`` is the cheap copy a change of one entry makes.)
   @inlinable
   static func make(copying other: TreeNode) -> TreeNode {
     let node = make(leaf: other.isLeaf, keyed: other.isKeyed)
@@ -206,7 +207,9 @@ final class TreeNode<Value>: ManagedBuffer<Void, UInt64> {
     // One call for the whole run. The deinit of a generic class is never specialized (the runtime calls
     // the one in its metadata), so a loop here paid a generic call per element: about 50 instructions
     // each, a sixth of what dropping an undo step cost.
-    if isLeaf {
+    if head.pointee.lender != nil {
+      releaseBorrowingEntries()
+    } else if isLeaf {
       slots.deinitialize(count: width)
     } else {
       childSlots.deinitialize(count: width)
@@ -299,11 +302,15 @@ final class TreeNode<Value>: ManagedBuffer<Void, UInt64> {
 
   // MARK: Changing entries
 
-  /// Makes child `index` referenced by this node alone, copying it if it is shared.
+  /// Makes child `index` referenced by this node alone and owner of all its entries, copying it if it
+  /// is shared: what a change to the child's shape (an insertion, a removal) needs. This node must own
+  /// its entries (see ``ownAll()``).
   @inlinable
   func makeChildUnique(_ index: Int) {
     if !isKnownUniquelyReferenced(&childSlots[index]) {
       childSlots[index] = TreeNode.make(copying: childSlots[index])
+    } else {
+      childSlots[index].ownAll()
     }
   }
 
@@ -346,16 +353,22 @@ final class TreeNode<Value>: ManagedBuffer<Void, UInt64> {
   func dropKeys() { isKeyed = false }
 }
 
-/// What a ``TreeNode`` keeps before its entries: its width and kind.
+/// What a ``TreeNode`` keeps before its entries: its width and kind, and for a node made by
+/// ``TreeNode/make(borrowing:)`` the node it borrows from and which entries are borrowed.
 @usableFromInline
 struct TreeNodeHead {
   @usableFromInline var width: Int
   @usableFromInline let isLeaf: Bool
   @usableFromInline var isKeyed: Bool
+  /// Bit `i` set: entry `i` is a bitwise copy of the lender's entry `i`, which the lender keeps alive;
+  /// this node holds no reference of its own to it.
+  @usableFromInline var borrowed: UInt64
+  /// The node whose entries are borrowed, retained; `nil` for a node that owns every entry.
+  @usableFromInline var lender: UnsafeMutableRawPointer?
 
   @inlinable
-  init(width: Int, isLeaf: Bool, isKeyed: Bool) {
-    (self.width, self.isLeaf, self.isKeyed) = (width, isLeaf, isKeyed)
+  init(isLeaf: Bool, isKeyed: Bool) {
+    (width, self.isLeaf, self.isKeyed, borrowed, lender) = (0, isLeaf, isKeyed, 0, nil)
   }
 }
 
