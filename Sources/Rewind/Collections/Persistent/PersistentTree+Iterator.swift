@@ -184,7 +184,8 @@ extension TreeNode {
     }
     let lender = Unmanaged<TreeNode>.fromOpaque(raw).takeUnretainedValue()
     precondition(!lender.isBorrowing, "PersistentTree: a lender that borrows")
-    precondition(lender.isLeaf == isLeaf && lender.width == width, "PersistentTree: a lender of another shape")
+    precondition(
+      lender.isLeaf == isLeaf && lender.width == width, "PersistentTree: a lender of another shape")
     precondition(head.borrowed & ~Self.mask(width) == 0, "PersistentTree: borrowed bits past the width")
     precondition(head.borrowed.nonzeroBitCount &* 2 >= width, "PersistentTree: a borrower owning over half")
     let stride = isLeaf ? MemoryLayout<Value>.stride : MemoryLayout<TreeNode>.stride
