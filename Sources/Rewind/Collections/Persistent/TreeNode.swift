@@ -284,20 +284,25 @@ final class TreeNode<Value>: ManagedBuffer<Void, UInt64> {
   }
 
   /// The first entry whose key is at least `key` (`width` when there is none).
+  ///
+  /// In two steps rather than a binary search: first the last key of each run of eight, then the keys of
+  /// the one run that holds the answer. The first step's loads do not depend on each other, so in a
+  /// node that is not in cache (most nodes of a big tree) their cache misses overlap, where a binary
+  /// search waits for each one before it knows the next (five in a row for a node of 33 keys).
   @inlinable
   func firstIndex(ofKeyAtLeast key: UInt64) -> Int {
     let keys = isLeaf ? labels : childKeys
     let width = self.width
-    guard width > 0 else { return 0 }
-    // Without branches on the data, like `child(containing:)`.
-    var low = 0
-    var length = width
-    while length > 1 {
-      let half = length >> 1
-      low = keys[low &+ half &- 1] < key ? low &+ half : low
-      length &-= half
+    var start = 0
+    var last = 7
+    while last < width {
+      start &+= keys[last] < key ? 8 : 0
+      last &+= 8
     }
-    return keys[low] < key ? low &+ 1 : low
+    let end = Swift.min(width, start &+ 8)
+    var index = start
+    while index < end && keys[index] < key { index &+= 1 }
+    return index
   }
 
   // MARK: Changing entries
