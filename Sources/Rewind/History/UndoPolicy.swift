@@ -31,11 +31,13 @@ public struct HistoryConfiguration<Action>: Sendable {
   ///
   /// - Parameters:
   ///   - undoLimit: the most undo steps kept (default 100).
-  ///   - checkpointInterval: events between kept states, the bound on a `state(at:)` replay (default 1,024).
+  ///   - checkpointInterval: events between kept states, the bound on a `state(at:)` replay (default 8,192:
+  ///     a kept state costs nothing when taken, but the first change of each part of the state after it
+  ///     copies that part, so on a big list a short interval makes most sends copy a leaf).
   ///   - checkpointLimit: the most checkpoints kept (default 4,096).
   ///   - undoPolicy: how each action takes part in undo; `nil` (the default) turns undo off.
   public init(
-    undoLimit: Int = 100, checkpointInterval: Int = 1_024, checkpointLimit: Int = 4_096,
+    undoLimit: Int = 100, checkpointInterval: Int = 8_192, checkpointLimit: Int = 4_096,
     undoPolicy: (@Sendable (Action) -> UndoPolicy)? = nil
   ) {
     self.undoPolicy = undoPolicy
