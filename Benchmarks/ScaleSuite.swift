@@ -11,6 +11,8 @@ import RewindLog
 ///   step, limit 100); `subscriber` (one `changesets(of:)` subscriber); `file` (file journal, grouped
 ///   durability; the time of the sends, the syncs run beside them); `all` (the last three together).
 ///   Median of five runs of 20,000 sends, on a state built before the clock starts.
+/// - `scale/growth-<config>-rows=<N>`: the store's own cost (median minus baseline) at N rows over the same
+///   at the first size, from this run: the growth goals.
 /// - `scale/undo-memory-rows=100000`: heap bytes retained by 100 undo steps (a store with undo after 100
 ///   sends, minus the same store without undo after the same sends).
 /// - `scale/state-memory-rows=100000`: heap bytes of the state itself, its title strings included;
@@ -39,6 +41,8 @@ let scaleSuite = Suite(name: "scale", summary: "one-row edits of 1,000 to 1,000,
   let only = environment["REWIND_BENCH_SCALE_ONLY"]
 
   if only == nil || only == "sends" {
+    // The store's own cost (median minus baseline) by configuration, then by size: the growth goals.
+    var ownCost: [String: [Int: Double]] = [:]
     for rows in sizes {
       let state = ScaleList.State(rows: rows)
       var random = SplitMix64(seed: UInt64(rows))
@@ -51,8 +55,10 @@ let scaleSuite = Suite(name: "scale", summary: "one-row edits of 1,000 to 1,000,
         reporter.report(
           Measurement(
             name: "scale/\(name)-rows=\(rows)", unit: "us", median: median(samples), baseline: baseline))
+        ownCost[name, default: [:]][rows] = median(samples) - baseline
       }
     }
+    reportGrowth(ownCost, sizes: sizes, configs: configs, reporter: reporter)
   }
   guard only != "sends" else { return }
   let runs = { (name: String) in only == nil || only == "other" || only == name }
@@ -60,6 +66,23 @@ let scaleSuite = Suite(name: "scale", summary: "one-row edits of 1,000 to 1,000,
   if runs("state-memory") { reporter.report(stateMemory(rows: 100_000)) }
   if runs("iterate") { reporter.report(iteration(rows: 100_000)) }
   if runs("diff") { reporter.report(diffOneRow(rows: 1_000_000)) }
+}
+
+/// `scale/growth-<config>-rows=<N>`: the store's own cost at N rows over its own cost at the first size
+/// (1,000 by default), from the same run, which is what the growth goals compare (≤ 2 at 100,000 rows,
+/// ≤ 3 at 1,000,000); unit `x`.
+private func reportGrowth(
+  _ ownCost: [String: [Int: Double]], sizes: [Int], configs: [String], reporter: Reporter
+) {
+  guard let first = sizes.first else { return }
+  for name in configs {
+    guard let costs = ownCost[name], let reference = costs[first], reference > 0 else { continue }
+    for rows in sizes.dropFirst() {
+      guard let cost = costs[rows] else { continue }
+      reporter.report(
+        Measurement(name: "scale/growth-\(name)-rows=\(rows)", unit: "x", median: cost / reference))
+    }
+  }
 }
 
 enum ScaleConfig: String, CaseIterable {
