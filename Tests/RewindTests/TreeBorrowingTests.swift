@@ -180,6 +180,32 @@ struct TrackedRow: Identifiable, Equatable, Sendable {
     edited._checkInvariants()
   }
 
+  /// A row with a `weak` field is not bitwise-takable (the runtime counts weak references), so its leaves
+  /// are copied whole, never borrowed: a borrowed copy of the weak reference dangled once its lender went
+  /// (found by review with AddressSanitizer).
+  @Test func rowsThatAreNotBitwiseTakableAreCopiedWhole() throws {
+    final class Owner: Sendable {}
+    struct WeakRow: Identifiable, Sendable {
+      var id: Int
+      var count = 0
+      weak var owner: Owner?
+    }
+    #expect(!_isBitwiseTakable(WeakRow.self))
+    let owner = Owner()
+    var edited: IdentifiedArray<WeakRow>
+    do {
+      let base = IdentifiedArray(uniqueElements: (0..<200).map { WeakRow(id: $0, owner: owner) })
+      edited = base
+      edited[id: 3]?.count = 1
+      #expect(try #require(leafNode(of: edited.tree, containing: 3)).isBorrowing == false)
+      #expect(base[3].count == 0)
+    }
+    edited.insert(WeakRow(id: -1, owner: owner), at: 5)
+    #expect(edited.allSatisfy { $0.owner === owner })
+    #expect(edited[id: 3]?.count == 1)
+    withExtendedLifetime(owner) {}
+  }
+
   /// The leaf that holds `position`.
   private func leafNode<Value>(of tree: PersistentTree<Value>, containing position: Int) -> TreeNode<Value>? {
     var node = tree.root

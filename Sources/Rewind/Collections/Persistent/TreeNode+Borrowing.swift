@@ -18,6 +18,8 @@
 ///   ``makeChildUnique(_:)`` and `PersistentTree.makeRootUnique()` call ``ownAll()``.
 /// - A node that has come to own more than half its entries owns them all, so that what a lender keeps
 ///   alive for nothing (the entries its borrowers replaced) stays under half of it.
+/// - Only values whose bytes may stand for them at another address (bitwise-takable ones: Swift structs,
+///   enums, strings, arrays and class references are) are borrowed; other leaves are copied whole.
 extension TreeNode {
   /// Whether some entries are borrowed from a lender.
   @inlinable
@@ -28,11 +30,15 @@ extension TreeNode {
   static func mask(_ count: Int) -> UInt64 { count >= 64 ? .max : (1 << UInt64(count)) &- 1 }
 
   /// A copy of `other` that borrows its entries instead of retaining them (see above); a full copy when
-  /// `other` is empty or wider than the 64 entries `borrowed` can describe.
+  /// `other` is empty or wider than the 64 entries `borrowed` can describe, or is a leaf of values whose
+  /// bytes cannot stand for them elsewhere (not bitwise-takable: a C++ type pointing into itself, or on
+  /// Apple platforms a `weak` reference to an Objective-C object, which the runtime tracks by address).
   @inlinable
   static func make(borrowing other: TreeNode) -> TreeNode {
     let count = other.width
-    guard count > 0 && count <= 64 else { return make(copying: other) }
+    guard count > 0 && count <= 64 && (!other.isLeaf || _isBitwiseTakable(Value.self)) else {
+      return make(copying: other)
+    }
     let node = make(leaf: other.isLeaf, keyed: other.isKeyed)
     node.width = count
     if other.isLeaf {
