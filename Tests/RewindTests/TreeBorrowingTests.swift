@@ -120,10 +120,7 @@ struct TrackedRow: Identifiable, Equatable, Sendable {
   /// from the kept list's leaf, and owns only the changed row.
   @Test func anEditOfAKeptListBorrowsTheRestOfTheLeaf() throws {
     let counter = LifeCounter()
-    let base = IdentifiedArray(
-      uniqueElements: (0..<10_000).map {
-        TrackedRow(id: $0, title: "row \($0) of a list", token: LifeToken(counter))
-      })
+    let base = trackedList(count: 10_000, counter: counter)
     var edited = base
     edited[id: 4_321]?.title = "edited"
     let leaf = try #require(leafNode(of: edited.tree, containing: 4_321))
@@ -143,10 +140,7 @@ struct TrackedRow: Identifiable, Equatable, Sendable {
     let counter = LifeCounter()
     var edited: IdentifiedArray<TrackedRow>
     do {
-      let base = IdentifiedArray(
-        uniqueElements: (0..<5_000).map {
-          TrackedRow(id: $0, title: "row \($0) of a list", token: LifeToken(counter))
-        })
+      let base = trackedList(count: 5_000, counter: counter)
       edited = base
       edited[id: 100]?.token = LifeToken(counter)
       #expect(counter.count == 5_001)
@@ -166,10 +160,7 @@ struct TrackedRow: Identifiable, Equatable, Sendable {
   /// more than half a leaf of replaced rows for a borrower.
   @Test func aBorrowerOwningOverHalfOwnsItAll() throws {
     let counter = LifeCounter()
-    let base = IdentifiedArray(
-      uniqueElements: (0..<2_000).map {
-        TrackedRow(id: $0, title: "row \($0) of a list", token: LifeToken(counter))
-      })
+    let base = trackedList(count: 2_000, counter: counter)
     var edited = base
     let width = try #require(leafNode(of: edited.tree, containing: 0)).width
     for position in 0..<(width / 2) { edited[position].title = "edited \(position)" }
@@ -204,6 +195,14 @@ struct TrackedRow: Identifiable, Equatable, Sendable {
     #expect(edited.allSatisfy { $0.owner === owner })
     #expect(edited[id: 3]?.count == 1)
     withExtendedLifetime(owner) {}
+  }
+
+  /// A list of `count` rows titled "row <id> of a list", each with a token counted by `counter`.
+  private func trackedList(count: Int, counter: LifeCounter) -> IdentifiedArray<TrackedRow> {
+    IdentifiedArray(
+      uniqueElements: (0..<count).map {
+        TrackedRow(id: $0, title: "row \($0) of a list", token: LifeToken(counter))
+      })
   }
 
   /// The leaf that holds `position`.

@@ -72,10 +72,7 @@ extension FileJournal {
     state: State?, sequence: UInt64, recovery: SnapshotRecovery
   ) {
     var rejected: [SnapshotRejection] = []
-    let startSnapshot = self.startSnapshot.withLock { kept in
-      defer { kept = nil }
-      return kept
-    }
+    let startSnapshot = self.startSnapshot.withLock { $0.take() }
     for (name, sequence) in SnapshotFile.files(in: directory, fileSystem: fileSystem) {
       let loaded: Result<SnapshotFile, SnapshotRejection.Reason>
       do {

@@ -207,7 +207,7 @@ final class TreeNode<Value>: ManagedBuffer<Void, UInt64> {
     // One call for the whole run. The deinit of a generic class is never specialized (the runtime calls
     // the one in its metadata), so a loop here paid a generic call per element: about 50 instructions
     // each, a sixth of what dropping an undo step cost.
-    if head.pointee.lender != nil {
+    if isBorrowing {
       releaseBorrowingEntries()
     } else if isLeaf {
       slots.deinitialize(count: width)
