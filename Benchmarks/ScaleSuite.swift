@@ -21,12 +21,15 @@ import RewindLog
 /// - `scale/diff-one-row-rows=1000000`: µs to diff two versions of the list one row apart (what a changeset
 ///   subscriber computes); `baseline`: the general diff of the same two lists as plain arrays.
 ///
+/// - `scale/edit-by-id-rows=N`, `scale/edit-by-id-kept-rows=N`, `scale/array-latency-rows=N`: the same edits
+///   without a store, the floors under the growth goals (see `editFloors(rows:ids:)`).
+///
 /// Heap bytes are glibc's own count of bytes in use (`malloc_info`: arena memory not free, plus mapped
 /// chunks), read before and after; see `mallocBytesInUse()`.
 ///
 /// Environment: `REWIND_BENCH_SCALE_ROWS=1000,100000` and `REWIND_BENCH_SCALE_CONFIGS=undo-on,file` pick
 /// sizes and configurations; `REWIND_BENCH_SENDS` sets the sends per run; `REWIND_BENCH_SCALE_ONLY=sends`
-/// or `=other` runs one half, and `=undo-memory`, `=state-memory`, `=iterate` or `=diff` one measurement.
+/// or `=other` runs one half, and `=undo-memory`, `=state-memory`, `=iterate`, `=diff` or `=floors` one measurement.
 let scaleSuite = Suite(name: "scale", summary: "one-row edits of 1,000 to 1,000,000 rows: time, memory, diff")
 {
   reporter in
@@ -66,6 +69,13 @@ let scaleSuite = Suite(name: "scale", summary: "one-row edits of 1,000 to 1,000,
   if runs("state-memory") { reporter.report(stateMemory(rows: 100_000)) }
   if runs("iterate") { reporter.report(iteration(rows: 100_000)) }
   if runs("diff") { reporter.report(diffOneRow(rows: 1_000_000)) }
+  if runs("floors") {
+    for rows in sizes {
+      var random = SplitMix64(seed: UInt64(rows))
+      let ids = (0..<sends).map { _ in Int.random(in: 0..<rows, using: &random) }
+      for measurement in editFloors(rows: rows, ids: ids) { reporter.report(measurement) }
+    }
+  }
 }
 
 /// `scale/growth-<config>-rows=<N>`: the store's own cost at N rows over its own cost at the first size
