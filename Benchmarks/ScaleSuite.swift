@@ -20,7 +20,6 @@ import RewindLog
 /// - `scale/iterate-rows=100000`: µs to read every row; `baseline`: the same loop over a plain array.
 /// - `scale/diff-one-row-rows=1000000`: µs to diff two versions of the list one row apart (what a changeset
 ///   subscriber computes); `baseline`: the general diff of the same two lists as plain arrays.
-///
 /// - `scale/edit-by-id-rows=N`, `scale/edit-by-id-kept-rows=N`, `scale/array-latency-rows=N`: the same edits
 ///   without a store, the floors under the growth goals (see `editFloors(rows:ids:)`).
 ///
