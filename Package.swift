@@ -19,7 +19,9 @@ let package = Package(
   ],
   targets: [
     .target(name: "RewindDiff"),
-    .target(name: "Rewind", dependencies: ["RewindDiff"]),
+    // A C builtin Swift cannot call (a cache prefetch); not a package dependency.
+    .target(name: "CRewind"),
+    .target(name: "Rewind", dependencies: ["RewindDiff", "CRewind"]),
     .target(name: "RewindLog", dependencies: ["Rewind"]),
     .target(name: "RewindComponents", dependencies: ["Rewind", "RewindDiff"]),
     .target(name: "RewindTesting", dependencies: ["Rewind"]),

@@ -160,6 +160,9 @@ extension PersistentTree {
       precondition(node.width > 0, "PersistentTree: inner node without children")
       precondition(node.width <= TreeNode<Value>.innerCapacity, "PersistentTree: node over capacity")
       if keyed { precondition(node.isKeyed, "PersistentTree: missing child keys") }
+      precondition(
+        node.children.allSatisfy { $0.isLeaf == node.hasLeafChildren },
+        "PersistentTree: children of another kind")
       var total = 0
       for (index, child) in node.children.enumerated() {
         visit(child, depth: depth &+ 1, isRoot: false)

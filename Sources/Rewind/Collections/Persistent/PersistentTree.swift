@@ -24,6 +24,12 @@ struct PersistentTree<Value> {
   @inlinable
   var count: Int { root.count }
 
+  /// Whether a descent prefetches each node it is about to read (`TreeNode.descendingChild(_:prefetching:)`):
+  /// not in a tree of fewer than 4,096 values, whose nodes mostly sit in the processor's caches already,
+  /// where the requests would only add instructions (139 per edit by id of 1,000 rows, callgrind).
+  @inlinable
+  var prefetches: Bool { count >= 4_096 }
+
   /// Whether both trees are the same storage (then they are equal without looking further).
   @inlinable
   func isIdentical(to other: Self) -> Bool { root === other.root }
@@ -42,6 +48,7 @@ struct PersistentTree<Value> {
   func descend(
     choosing choose: (TreeNode<Value>) -> Int?, leaf: (TreeNode<Value>) -> LeafSpot
   ) -> LeafSpot? {
+    let prefetching = prefetches
     var current = Unmanaged.passUnretained(root).toOpaque()
     while true {
       var gaveUp = false
@@ -52,7 +59,7 @@ struct PersistentTree<Value> {
           gaveUp = true
           return nil
         }
-        return node.childPointer(index)
+        return node.descendingChild(index, prefetching: prefetching)
       }
       if gaveUp { return nil }
       guard let next else { break }
@@ -122,6 +129,7 @@ struct PersistentTree<Value> {
   @inlinable
   mutating func uniqueSlot(forKey key: UInt64) -> UnsafeMutablePointer<Value>? {
     makeRootWritable()
+    let prefetching = prefetches
     // A plain loop rather than `descend(choosing:leaf:)`: its leaf closure was not inlined here.
     var current = Unmanaged.passUnretained(root).toOpaque()
     var slot: UnsafeMutablePointer<Value>?
@@ -137,7 +145,7 @@ struct PersistentTree<Value> {
       }
       if index == node.width { return nil }
       node.makeChildWritable(index)
-      return node.childPointer(index)
+      return node.descendingChild(index, prefetching: prefetching)
     }) {
       current = next
     }
@@ -212,6 +220,7 @@ struct PersistentTree<Value> {
   @inlinable
   func pointer(toKey key: UInt64) -> UnsafeMutablePointer<Value>? {
     // A plain loop that sums no positions, like `uniqueSlot(forKey:)`: what every lookup by id runs.
+    let prefetching = prefetches
     var current = Unmanaged.passUnretained(root).toOpaque()
     var slot: UnsafeMutablePointer<Value>?
     while let next = Unmanaged<TreeNode<Value>>.fromOpaque(current)._withUnsafeGuaranteedRef({
@@ -221,7 +230,7 @@ struct PersistentTree<Value> {
         if index < node.width && node.labels[index] == key { slot = node.slots + index }
         return nil
       }
-      return index == node.width ? nil : node.childPointer(index)
+      return index == node.width ? nil : node.descendingChild(index, prefetching: prefetching)
     }) {
       current = next
     }
@@ -385,7 +394,7 @@ extension TreeNode {
   /// ends up with full nodes.
   @inlinable
   func split(atEnd: Bool) -> TreeNode {
-    let right = TreeNode.make(leaf: isLeaf, keyed: isKeyed)
+    let right = TreeNode.make(leaf: isLeaf, keyed: isKeyed, leafChildren: hasLeafChildren)
     let keep = atEnd ? (isLeaf ? Self.leafCapacity : Self.innerCapacity) : width / 2
     let moved = width &- keep
     if isLeaf {

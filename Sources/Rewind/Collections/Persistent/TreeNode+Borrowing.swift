@@ -39,7 +39,7 @@ extension TreeNode {
     guard count > 0 && count <= 64 && (!other.isLeaf || _isBitwiseTakable(Value.self)) else {
       return make(copying: other)
     }
-    let node = make(leaf: other.isLeaf, keyed: other.isKeyed)
+    let node = make(leaf: other.isLeaf, keyed: other.isKeyed, leafChildren: other.hasLeafChildren)
     node.width = count
     if other.isLeaf {
       if other.isKeyed { node.labels.initialize(from: other.labels, count: count) }
