@@ -21,18 +21,19 @@ import Testing
       let position = Int.random(in: 0..<model.count, using: &random)
       let id = model[position].id
       switch step % 4 {
-      case 0: rows[id: id]?.value += 1  // a unique slot by key
-      case 1: rows.updateElement(id: id) { $0.value -= 2 }
-      case 2: rows[position].value = step  // a unique spot by position
-      default:
-        rows.insert(PlainRow(id: -step, value: step), at: position)  // splits nodes, so new inner nodes
+      case 0:  // a unique slot by key
+        rows[id: id]?.value += 1
+        model[position].value += 1
+      case 1:
+        rows.updateElement(id: id) { $0.value -= 2 }
+        model[position].value -= 2
+      case 2:  // a unique spot by position
+        rows[position].value = step
+        model[position].value = step
+      default:  // splits nodes, so new inner nodes
+        rows.insert(PlainRow(id: -step, value: step), at: position)
         model.insert(PlainRow(id: -step, value: step), at: position)
         continue
-      }
-      switch step % 4 {
-      case 0: model[position].value += 1
-      case 1: model[position].value -= 2
-      default: model[position].value = step
       }
       #expect(rows[id: id] == model[position])  // a lookup by key
       #expect(rows[position] == model[position])  // a read by position

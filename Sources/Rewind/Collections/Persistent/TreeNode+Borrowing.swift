@@ -18,8 +18,8 @@
 ///   ``makeChildUnique(_:)`` and `PersistentTree.makeRootUnique()` call ``ownAll()``.
 /// - A node that has come to own more than half its entries owns them all, so that what a lender keeps
 ///   alive for nothing (the entries its borrowers replaced) stays under half of it.
-/// - Only values whose bytes may stand for them at another address (bitwise-takable ones: Swift structs,
-///   enums, strings, arrays and class references are) are borrowed; other leaves are copied whole.
+/// - Only values whose bytes may stand for them at another address (bitwise-takable ones: strings, arrays,
+///   class references, numbers, and structs and enums of them) are borrowed; other leaves are copied whole.
 extension TreeNode {
   /// Whether some entries are borrowed from a lender.
   @inlinable
@@ -31,8 +31,8 @@ extension TreeNode {
 
   /// A copy of `other` that borrows its entries instead of retaining them (see above); a full copy when
   /// `other` is empty or wider than the 64 entries `borrowed` can describe, or is a leaf of values whose
-  /// bytes cannot stand for them elsewhere (not bitwise-takable: a C++ type pointing into itself, or on
-  /// Apple platforms a `weak` reference to an Objective-C object, which the runtime tracks by address).
+  /// bytes cannot stand for them elsewhere (not bitwise-takable: a value with a `weak` reference, which the
+  /// runtime tracks by address, or a C++ type pointing into itself).
   @inlinable
   static func make(borrowing other: TreeNode) -> TreeNode {
     let count = other.width
