@@ -64,15 +64,13 @@ extension LogAudit {
           }
           let location = EventLocation(sequence: sequence, segment: visit.segment, offset: visit.offset)
           do {
+            let record = try RecordCheck.read(
+              visit.bytes, recordRange, sequence: sequence, segment: visit.segment, frameOffset: visit.offset)
             let event: InspectedEvent
-            do {
-              event = try InspectedEvent(
-                sequence: sequence,
-                record: try EventRecord.parse(visit.bytes, recordRange, sequence: sequence))
-            } catch let error as BinaryCodecError {
+            do { event = try InspectedEvent(sequence: sequence, record: record) } catch {
               throw FileJournalError.corrupted(
                 segment: visit.segment, offset: location.offset, lastGoodSequence: sequence - 1,
-                reason: "event \(sequence) does not decode: \(error)")
+                reason: UndecodableRecord(sequence: sequence, reason: "\(error)").description)
             }
             guard try body(event, location) else { return false }
           } catch {

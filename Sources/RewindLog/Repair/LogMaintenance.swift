@@ -70,19 +70,13 @@ extension FileJournal {
           continue
         }
         for (position, range) in parsed.records.enumerated() {
-          let sequence = parsed.firstSequence + UInt64(position)
-          do {
-            let record = try EventRecord.parse(bytes, range, sequence: sequence)
-            if record.codec == .binary { _ = try BinaryValue.decode(Array(record.payload)) }
-            if record.typeNameIsCase, EventRecord.firstKey(in: record.bytes, record.payloadRange) == nil {
-              throw BinaryCodecError.mismatch(
-                expected: "a keyed payload naming the type", found: "none", offset: 0)
-            }
-          } catch {
+          if let problem = RecordCheck.problem(
+            in: bytes, range, sequence: parsed.firstSequence + UInt64(position))
+          {
             // The frame is the unit the chain covers: repair keeps the events before it.
             return .corrupted(
               segment: segment.name, offset: frame.offset, lastGoodSequence: frame.firstSequence - 1,
-              reason: "event \(sequence) does not decode: \(error)")
+              reason: problem.description)
           }
         }
       }
