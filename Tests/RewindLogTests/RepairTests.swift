@@ -32,7 +32,7 @@ import Testing
     #expect(report.firstProblem?.kind == .undecodable)
     #expect(report.firstProblem?.sequence == 38)
     #expect(throws: FileJournalError.self) {
-      try FileJournal<Note>.verify(directory: "/log", fileSystem: fileSystem)
+      try LogAudit.verify(directory: "/log", fileSystem: fileSystem).requireIntact()
     }
 
     let repaired = try FileJournal<Note>.repair(directory: "/log", fileSystem: fileSystem)

@@ -1,21 +1,3 @@
-/// An event record that does not decode although the frame holding it passed its checksum and chain
-/// check: the damage a valid checksum and chain value can still hold.
-public struct UndecodableRecord: Error, Sendable, Hashable, CustomStringConvertible {
-  /// The event's sequence number.
-  public var sequence: UInt64
-  /// Why it does not decode (the codec's error).
-  public var reason: String
-
-  /// Creates a problem for event `sequence`.
-  public init(sequence: UInt64, reason: String) {
-    self.sequence = sequence
-    self.reason = reason
-  }
-
-  /// The one text every reader and verifier uses for it: `"event 38 does not decode: …"`.
-  public var description: String { "event \(sequence) does not decode: \(reason)" }
-}
-
 /// The one check that an event record decodes, wherever its bytes come from: a segment file (recovery's
 /// repair, verification, the readers), a stream of shipped events (`ChainVerifier`) or a replay that must
 /// tell a record that does not decode from an app type that no longer fits it.
