@@ -67,6 +67,24 @@ import Testing
     }
   }
 
+  /// What `rewind repair` shows before it repairs (`LogRepair.firstDamage`) is what repair then does.
+  @Test(arguments: TamperTests.Tamper.allCases.filter { $0 != .truncate })
+  func theDamageShownFirstIsTheOneRepaired(_ tamper: TamperTests.Tamper) throws {
+    let tampering = TamperTests()
+    let pristine = try tampering.makeLog(events: 40, perFrame: 1, key: nil)
+    for seed in UInt64(20)..<25 {
+      let fileSystem = pristine.copy()
+      var random = SplitMix64(seed: seed)
+      _ = try tampering.apply(tamper, to: fileSystem, random: &random, key: nil)
+      let plan = LogRepair(fileSystem: fileSystem, directory: "/log", key: nil)
+      let damage = try #require(try plan.firstDamage(), "seed \(seed), \(tamper)")
+      let repaired = try FileJournal<Note>.repair(directory: "/log", fileSystem: fileSystem)
+      #expect(repaired.lastSequence == damage.lastGoodSequence, "seed \(seed), \(tamper): \(damage)")
+      #expect(repaired.quarantined.last?.contains(damage.segment) == true, "seed \(seed): \(repaired)")
+      #expect(try plan.firstDamage() == nil, "seed \(seed), \(tamper)")
+    }
+  }
+
   @Test func aTornTailIsRepaired() throws {
     let fileSystem = FaultyFileSystem(seed: 4)
     try appendNotes(5, to: fileSystem)

@@ -7,13 +7,6 @@ public struct AuditProgress: Sendable, Hashable {
   /// The frames processed so far.
   public var framesDone: Int
 
-  /// Creates a progress value.
-  public init(bytesDone: UInt64, bytesTotal: UInt64, framesDone: Int) {
-    self.bytesDone = bytesDone
-    self.bytesTotal = bytesTotal
-    self.framesDone = framesDone
-  }
-
   /// `bytesDone / bytesTotal`, between 0 and 1 (1 for an empty log).
   public var fraction: Double {
     bytesTotal == 0 ? 1 : min(1, Double(bytesDone) / Double(bytesTotal))
