@@ -38,10 +38,11 @@ public struct ChainedFrame: Sendable, Hashable {
     Frame.appendHashed(
       records: prefixed.bytes, count: UInt32(truncatingIfNeeded: records.count), firstSequence: firstSequence,
       commitTime: commitTime, to: &writer)
-    // The records follow the length field and the fixed fields.
+    // The records follow the length field and the fixed fields; a frame adds its checksum before them
+    // and the chain value after.
     let start = writer.bytes.count - prefixed.bytes.count
     let frame = Frame.Parsed(
-      offset: 0, totalSize: Frame.prefixSize + writer.bytes.count - 4 + Frame.chainSize,
+      offset: 0, totalSize: 4 + writer.bytes.count + Frame.chainSize,
       count: UInt32(truncatingIfNeeded: records.count),
       firstSequence: firstSequence, commitTime: commitTime,
       records: ranges.map { ($0.lowerBound + start)..<($0.upperBound + start) }, storedChain: chain,
