@@ -11,19 +11,21 @@ import Testing
 @Suite struct ChainVerifierTests {
   static let key = TamperTests.key
 
-  /// The frames of a journal's log as a shipping message carries them: each record's bytes and the
-  /// frame's first sequence number, commit time and chain value.
+  /// The frames of a journal's log as a shipping message carries them (`LogAudit.forEachFrame`): each
+  /// record's bytes and the frame's first sequence number, commit time and chain value.
   func shippedFrames(_ fileSystem: FaultyFileSystem, key: ChainKey?) throws -> (
     logID: [UInt8], frames: [ChainedFrame]
   ) {
     var frames: [ChainedFrame] = []
-    let log = try LogScanner(fileSystem: fileSystem, directory: "/log", key: key).scan { visit in
-      frames.append(
-        ChainedFrame(
-          firstSequence: visit.frame.firstSequence, commitTime: visit.frame.commitTime,
-          records: visit.frame.records.map { Array(visit.bytes[$0]) }, chain: visit.frame.storedChain))
+    var locations: [EventLocation] = []
+    try LogAudit.forEachFrame(directory: "/log", key: key, fileSystem: fileSystem) { frame, location in
+      frames.append(frame)
+      locations.append(location)
       return true
     }
+    #expect(locations.map(\.sequence) == frames.map(\.firstSequence))
+    #expect(locations.first?.segment == SegmentHeader.fileName(firstSequence: 1))
+    let log = try LogScanner(fileSystem: fileSystem, directory: "/log", key: key).scan()
     return (try #require(log.logID), frames)
   }
 
@@ -50,6 +52,21 @@ import Testing
     }
     #expect(chain.nextSequence == 41)
     #expect(chain.head == (try LogAudit.anchor(directory: "/log", key: key, fileSystem: fileSystem)))
+  }
+
+  @Test func framesAreReadUpToTheDamageThenItIsThrown() throws {
+    let tampering = TamperTests()
+    let fileSystem = try tampering.makeLog(events: 40, perFrame: 1, key: nil)
+    var random = SplitMix64(seed: 3)
+    let expected = try tampering.apply(.modify, to: fileSystem, random: &random, key: nil)
+    var delivered: [UInt64] = []
+    #expect(throws: FileJournalError.self) {
+      try LogAudit.forEachFrame(directory: "/log", fileSystem: fileSystem) { frame, _ in
+        delivered.append(frame.firstSequence)
+        return true
+      }
+    }
+    #expect(delivered == Array(1..<expected.sequence))
   }
 
   @Test func aKeyedChainDoesNotLinkWithoutItsKeyOrWithAnother() throws {

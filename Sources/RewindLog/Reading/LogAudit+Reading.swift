@@ -51,3 +51,35 @@ extension LogAudit {
     if case .failure(let damage) = scan { throw damage }
   }
 }
+
+extension LogAudit {
+  /// Calls `body` with each frame of the log in `directory` as a ``ChainedFrame`` (its fields, record bytes
+  /// and chain value: what a shipper sends, and what ``ChainVerifier`` checks on the other side), with the
+  /// location of its first event, in order. Read-only and lock-free like ``forEachEvent(directory:key:range:_:)``;
+  /// each frame is checksummed and chain-verified before `body` sees it. Stops early when `body` returns
+  /// false.
+  /// - Throws: ``FileJournalError`` when the log cannot be read, does not fit `key`, or is damaged or
+  ///   tampered (the frames before it were already delivered), and what `body` throws.
+  package static func forEachFrame(
+    directory: String, key: ChainKey? = nil, fileSystem: any LogFileSystem = POSIXFileSystem(),
+    _ body: (ChainedFrame, EventLocation) throws -> Bool
+  ) throws {
+    let scanner = LogScanner(fileSystem: fileSystem, directory: directory, key: key)
+    var failure: (any Error)?
+    let scan = Result { () throws(FileJournalError) in
+      try scanner.scan { visit in
+        let frame = ChainedFrame(
+          firstSequence: visit.frame.firstSequence, commitTime: visit.frame.commitTime,
+          records: visit.frame.records.map { Array(visit.bytes[$0]) }, chain: visit.frame.storedChain)
+        let location = EventLocation(
+          sequence: frame.firstSequence, segment: visit.segment, offset: visit.offset)
+        do { return try body(frame, location) } catch {
+          failure = error
+          return false
+        }
+      }
+    }
+    if let failure { throw failure }
+    if case .failure(let damage) = scan { throw damage }
+  }
+}
