@@ -280,4 +280,21 @@ struct LogScanner {
     if log.logID == nil { log.logID = cut.anchor?.logID }
     return log
   }
+
+  /// Scans every segment like ``scan(chainCheck:from:stoppingAt:visit:)``, handing each verified frame to
+  /// `body`, which may throw: its error ends the scan and is thrown; otherwise damage is thrown after the
+  /// frames before it were handed over. Returning false stops the scan.
+  func forEachFrame(_ body: (Visit) throws -> Bool) throws {
+    var failure: (any Error)?
+    let scan = Result { () throws(FileJournalError) in
+      try self.scan { visit in
+        do { return try body(visit) } catch {
+          failure = error
+          return false
+        }
+      }
+    }
+    if let failure { throw failure }
+    if case .failure(let damage) = scan { throw damage }
+  }
 }

@@ -6,12 +6,6 @@ public struct UndecodableRecord: Error, Sendable, Hashable, CustomStringConverti
   /// Why it does not decode (the codec's error).
   public var reason: String
 
-  /// Creates a problem for event `sequence`.
-  public init(sequence: UInt64, reason: String) {
-    self.sequence = sequence
-    self.reason = reason
-  }
-
   /// The one text every reader and verifier uses for it: `"event 38 does not decode: …"`.
   public var description: String { "event \(sequence) does not decode: \(reason)" }
 }

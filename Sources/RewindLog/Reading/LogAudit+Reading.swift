@@ -18,37 +18,26 @@ extension LogAudit {
     directory: String, key: ChainKey? = nil, range: ClosedRange<UInt64>? = nil, fileSystem: any LogFileSystem,
     _ body: (InspectedEvent, EventLocation) throws -> Bool
   ) throws {
-    let scanner = LogScanner(fileSystem: fileSystem, directory: directory, key: key)
-    var failure: (any Error)?
-    let scan = Result { () throws(FileJournalError) in
-      try scanner.scan { visit in
-        for (position, recordRange) in visit.frame.records.enumerated() {
-          let sequence = visit.frame.firstSequence + UInt64(position)
-          if let range {
-            if sequence < range.lowerBound { continue }
-            if sequence > range.upperBound { return false }
-          }
-          let location = EventLocation(sequence: sequence, segment: visit.segment, offset: visit.offset)
-          do {
-            let record = try RecordCheck.read(
-              visit.bytes, recordRange, sequence: sequence, segment: visit.segment, frameOffset: visit.offset)
-            let event: InspectedEvent
-            do { event = try InspectedEvent(sequence: sequence, record: record) } catch {
-              throw FileJournalError.corrupted(
-                segment: visit.segment, offset: location.offset, lastGoodSequence: sequence - 1,
-                reason: UndecodableRecord(sequence: sequence, reason: "\(error)").description)
-            }
-            guard try body(event, location) else { return false }
-          } catch {
-            failure = error
-            return false
-          }
+    try LogScanner(fileSystem: fileSystem, directory: directory, key: key).forEachFrame { visit in
+      for (position, recordRange) in visit.frame.records.enumerated() {
+        let sequence = visit.frame.firstSequence + UInt64(position)
+        if let range {
+          if sequence < range.lowerBound { continue }
+          if sequence > range.upperBound { return false }
         }
-        return true
+        let location = EventLocation(sequence: sequence, segment: visit.segment, offset: visit.offset)
+        let record = try RecordCheck.read(
+          visit.bytes, recordRange, sequence: sequence, segment: visit.segment, frameOffset: visit.offset)
+        let event: InspectedEvent
+        do { event = try InspectedEvent(sequence: sequence, record: record) } catch {
+          throw FileJournalError.corrupted(
+            segment: visit.segment, offset: location.offset, lastGoodSequence: sequence - 1,
+            reason: UndecodableRecord(sequence: sequence, reason: "\(error)").description)
+        }
+        guard try body(event, location) else { return false }
       }
+      return true
     }
-    if let failure { throw failure }
-    if case .failure(let damage) = scan { throw damage }
   }
 }
 
@@ -64,22 +53,12 @@ extension LogAudit {
     directory: String, key: ChainKey? = nil, fileSystem: any LogFileSystem = POSIXFileSystem(),
     _ body: (ChainedFrame, EventLocation) throws -> Bool
   ) throws {
-    let scanner = LogScanner(fileSystem: fileSystem, directory: directory, key: key)
-    var failure: (any Error)?
-    let scan = Result { () throws(FileJournalError) in
-      try scanner.scan { visit in
-        let frame = ChainedFrame(
-          firstSequence: visit.frame.firstSequence, commitTime: visit.frame.commitTime,
-          records: visit.frame.records.map { Array(visit.bytes[$0]) }, chain: visit.frame.storedChain)
-        let location = EventLocation(
-          sequence: frame.firstSequence, segment: visit.segment, offset: visit.offset)
-        do { return try body(frame, location) } catch {
-          failure = error
-          return false
-        }
-      }
+    try LogScanner(fileSystem: fileSystem, directory: directory, key: key).forEachFrame { visit in
+      let frame = ChainedFrame(
+        firstSequence: visit.frame.firstSequence, commitTime: visit.frame.commitTime,
+        records: visit.frame.records.map { Array(visit.bytes[$0]) }, chain: visit.frame.storedChain)
+      return try body(
+        frame, EventLocation(sequence: frame.firstSequence, segment: visit.segment, offset: visit.offset))
     }
-    if let failure { throw failure }
-    if case .failure(let damage) = scan { throw damage }
   }
 }
