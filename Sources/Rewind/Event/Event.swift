@@ -13,20 +13,32 @@ public struct Event<Action> {
   public var metadata: EventMetadata
   /// What happened: an app action, or a history command (undo, redo, restore, transaction bounds).
   public var payload: EventPayload<Action>
+  /// The fingerprint of the state after the event, for the events the store fingerprinted (see
+  /// ``Fingerprinting``); `nil` for the others.
+  public var fingerprint: RecordedFingerprint?
 
   /// Creates an event.
   @inlinable
-  public init(sequence: UInt64, timestamp: Date, metadata: EventMetadata, payload: EventPayload<Action>) {
+  public init(
+    sequence: UInt64, timestamp: Date, metadata: EventMetadata, payload: EventPayload<Action>,
+    fingerprint: RecordedFingerprint? = nil
+  ) {
     self.sequence = sequence
     self.timestamp = timestamp
     self.metadata = metadata
     self.payload = payload
+    self.fingerprint = fingerprint
   }
 
   /// Creates an event for an app action.
   @inlinable
-  public init(sequence: UInt64, timestamp: Date, metadata: EventMetadata, action: Action) {
-    self.init(sequence: sequence, timestamp: timestamp, metadata: metadata, payload: .action(action))
+  public init(
+    sequence: UInt64, timestamp: Date, metadata: EventMetadata, action: Action,
+    fingerprint: RecordedFingerprint? = nil
+  ) {
+    self.init(
+      sequence: sequence, timestamp: timestamp, metadata: metadata, payload: .action(action),
+      fingerprint: fingerprint)
   }
 
   /// The app action, or `nil` for a history command.
@@ -47,7 +59,34 @@ public struct Event<Action> {
 extension Event: Sendable where Action: Sendable {}
 extension Event: Equatable where Action: Equatable {}
 extension Event: Hashable where Action: Hashable {}
-extension Event: Codable where Action: Codable {}
+
+extension Event: Codable where Action: Codable {
+  private enum CodingKeys: String, CodingKey {
+    case sequence, timestamp, metadata, payload, fingerprint
+  }
+
+  /// Decodes an event; one without `fingerprint` (most events, and every one written before fingerprints
+  /// existed) has none.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    self.init(
+      sequence: try container.decode(UInt64.self, forKey: .sequence),
+      timestamp: try container.decode(Date.self, forKey: .timestamp),
+      metadata: try container.decode(EventMetadata.self, forKey: .metadata),
+      payload: try container.decode(EventPayload<Action>.self, forKey: .payload),
+      fingerprint: try container.decodeIfPresent(RecordedFingerprint.self, forKey: .fingerprint))
+  }
+
+  /// Encodes the event; `fingerprint` only when there is one, so that other events encode as before.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(sequence, forKey: .sequence)
+    try container.encode(timestamp, forKey: .timestamp)
+    try container.encode(metadata, forKey: .metadata)
+    try container.encode(payload, forKey: .payload)
+    try container.encodeIfPresent(fingerprint, forKey: .fingerprint)
+  }
+}
 
 /// Who sent an event's action, from where, and which chain of work it belongs to.
 public struct EventMetadata: Sendable, Hashable, Codable {
