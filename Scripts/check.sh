@@ -14,7 +14,7 @@ step "format: swift format lint --strict (.swift-format; fix with Scripts/format
 swift format lint --strict --recursive Sources Tests Examples Benchmarks Package.swift
 
 step "Apple-only files parse (their #if blocks are inactive on Linux, so the build never reads them)"
-apple_only=$(grep -rlE --include='*.swift' 'canImport\((UIKit|AppKit|SwiftUI)\)' Sources Examples || true)
+apple_only=$(grep -rlE --include='*.swift' 'canImport\((UIKit|AppKit|SwiftUI|Network)\)' Sources Examples || true)
 for file in $apple_only; do swiftc -parse "$file"; done
 echo "$(echo "$apple_only" | grep -c . || true) files parsed"
 
@@ -33,6 +33,10 @@ grep -q "same state ✓" .build-mailbox.log
 step "headless browser for the timeline test (Chromium from the system's packages)"
 bash Scripts/install-browser.sh
 export REWIND_REQUIRE_BROWSER=1  # the browser test fails, rather than skips, without Chromium
+
+step "nats-server for the shipping tests (JetStream, from the system's packages)"
+bash Scripts/install-nats.sh
+export REWIND_REQUIRE_NATS=1  # the shipping tests fail, rather than skip, without nats-server
 
 # A hung test must fail the run quickly rather than use up CI's time: each test run gets a generous limit.
 step "README: run the tests"
