@@ -22,6 +22,9 @@ struct NATSProtocolParser {
     self.maximumControlLine = maximumControlLine
   }
 
+  /// The bytes fed and not yet consumed.
+  var bufferedBytes: Int { buffer.count - start }
+
   /// Whether part of an operation has been fed but not yet completed.
   var isMidOperation: Bool { start < buffer.count }
 

@@ -22,7 +22,7 @@ package final class TCPTransport: NATSTransport {
 
   /// Connects to `host:port`, trying each address the name resolves to, within `timeout` milliseconds each.
   package static func connect(host: String, port: UInt16, timeout: Int32) throws(NATSError) -> TCPTransport {
-    let server = "\(host):\(port)"
+    let server = NATSServerAddress(host: host, port: port).description
     var hints = addrinfo()
     hints.ai_family = AF_UNSPEC
     #if canImport(Glibc) || canImport(Musl)
