@@ -68,7 +68,8 @@ let package = Package(
       // Starts Debian's nats-server on loopback ports, and kills `rewind ship` children: it builds `rewind`.
       name: "RewindShipTests",
       dependencies: [
-        "RewindShip", "RewindLog", "Rewind", "RewindTesting", "RewindTestSupport", "rewind", "rewind-crash-child",
+        "RewindShip", "RewindLog", "Rewind", "RewindTesting", "RewindTestSupport", "rewind",
+        "rewind-crash-child",
       ]),
     .testTarget(
       // Runs the real `rewind` executable: depending on it makes `swift test` build it.
