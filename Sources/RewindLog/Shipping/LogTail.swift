@@ -165,10 +165,10 @@ package struct LogTail {
   /// - Throws: ``LogTailError``: damage, a wrong chain value, a frame that cannot be shipped verifiably, or
   ///   an I/O error.
   package mutating func next() throws(LogTailError) -> ShippedFrame? {
-    guard let current = segment else { throw .noLog(directory: directory) }
     // A place that looks damaged is read again a few times: a frame being written can be seen half done.
     var attempt = 0
     while true {
+      guard let current = segment else { throw .noLog(directory: directory) }
       switch try step(current) {
       case .frame(let frame): return frame
       case .wait: return nil

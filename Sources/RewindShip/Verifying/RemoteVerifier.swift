@@ -336,8 +336,8 @@ private struct Deliveries {
       do { sid = try connection.subscribe(inbox) { queue.push($0) } } catch { throw .nats(error) }
     }
     queue.clear()
-    let expires = Int64(timeout.seconds * 0.8 * 1e9)
-    let body = Array("{\"batch\":\(count),\"expires\":\(expires)}".utf8)
+    // no_wait: the server sends what it has, then a 404 or 408 status instead of waiting for more.
+    let body = Array("{\"batch\":\(count),\"no_wait\":true}".utf8)
     do {
       try connection.publish(
         NATSOutboundMessage(
