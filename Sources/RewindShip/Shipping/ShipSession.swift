@@ -54,6 +54,9 @@ struct ShipSession {
   private var inFlight: [InFlight] = []
   private var shippedThrough: UInt64 = 0
   private var madeProgress = false
+  /// A problem with the log found while filling the window: raised once what was read before it is
+  /// acknowledged, so the stream holds everything up to the damage.
+  private var deferredFailure: ShipError?
   private var random = SystemRandomNumberGenerator()
 
   init(directory: String, configuration: ShipConfiguration, control: ShipControl) throws(ShipError) {
@@ -199,6 +202,7 @@ struct ShipSession {
     pending = []
     pendingIndex = 0
     heldFrame = nil
+    deferredFailure = nil
     acknowledgements.clear()
   }
 
@@ -362,6 +366,7 @@ struct ShipSession {
       var exhausted = false
       if !lameDuck { exhausted = try fill() }
       if inFlight.isEmpty {
+        if let deferredFailure { throw deferredFailure }
         if lameDuck { return .lameDuck }
         guard exhausted else { continue }
         control.update {
@@ -383,9 +388,14 @@ struct ShipSession {
     var batch: [NATSOutboundMessage] = []
     var exhausted = false
     let now = clock.now
-    while inFlight.count < configuration.window {
+    while inFlight.count < configuration.window, deferredFailure == nil {
       if pendingIndex == pending.count {
-        guard let frame = try nextFrame() else {
+        let frame: ShippedFrame?
+        do { frame = try nextFrame() } catch {
+          deferredFailure = error
+          break
+        }
+        guard let frame else {
           exhausted = true
           break
         }
