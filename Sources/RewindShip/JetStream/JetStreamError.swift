@@ -36,6 +36,8 @@ public struct JetStreamAPIError: Error, Sendable, Hashable, Decodable, CustomStr
   public static let noMessageFound = 10037
   /// A stream of that name exists with another configuration.
   public static let streamNameInUse = 10058
+  /// Another stream already stores the subjects.
+  public static let subjectsOverlap = 10065
   /// No consumer of that name.
   public static let consumerNotFound = 10014
 

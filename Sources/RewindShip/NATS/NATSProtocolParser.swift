@@ -40,6 +40,13 @@ struct NATSProtocolParser {
     buffer.append(contentsOf: bytes)
   }
 
+  /// The next complete operation and its bytes as received (a proxy forwards them unchanged).
+  mutating func nextWithBytes() throws(NATSProtocolError) -> (NATSServerOperation, [UInt8])? {
+    let before = start
+    guard let operation = try next() else { return nil }
+    return (operation, Array(buffer[before..<start]))
+  }
+
   /// The next complete operation, or `nil` when more bytes are needed.
   mutating func next() throws(NATSProtocolError) -> NATSServerOperation? {
     guard start < buffer.count else { return nil }

@@ -317,11 +317,16 @@ struct ShipSession {
         duplicateWindow: configuration.duplicateWindow, description: "Rewind log \(logID)")
       do {
         info = try api.createStream(config)
-      } catch  where error.apiErrorCode == JetStreamAPIError.streamNameInUse {
-        // Another shipper created it first.
-        do { info = try api.streamInfo(configuration.stream) } catch { throw .jetStream(error) }
       } catch {
-        throw .jetStream(error)
+        switch error.apiErrorCode {
+        case JetStreamAPIError.subjectsOverlap:
+          throw .streamConfiguration(
+            "another stream already stores \(subject): ship each log to one stream only")
+        case JetStreamAPIError.streamNameInUse:
+          // Another shipper created it first.
+          do { info = try api.streamInfo(configuration.stream) } catch { throw .jetStream(error) }
+        default: throw .jetStream(error)
+        }
       }
     }
     guard let info else {
