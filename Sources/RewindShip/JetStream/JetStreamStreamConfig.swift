@@ -134,5 +134,15 @@ public struct JetStreamStreamInfo: Sendable, Hashable, Decodable {
   public struct Cluster: Sendable, Hashable, Decodable {
     /// The stream leader's server name.
     public var leader: String?
+    /// The other servers holding a copy.
+    public var replicas: [Replica]?
+  }
+
+  /// A server holding a copy of a stream, as its leader sees it.
+  public struct Replica: Sendable, Hashable, Decodable {
+    /// The server's name.
+    public var name: String
+    /// Whether its copy is up to date.
+    public var current: Bool
   }
 }
