@@ -16,6 +16,8 @@ enum ShipCommand {
         .value("window", "W", help: "events awaiting their acknowledgement at once (default 256)"),
         .flag("no-create", help: "fail when the stream does not exist instead of creating it"),
         .flag("follow", help: "keep shipping new events until interrupted"),
+        .value(
+          "attempts", "N", help: "failed attempts in a row before giving up, without --follow (default 10)"),
         NATSArguments.credentials, KeyFile.option,
         .flag("json", help: "print one JSON object"),
       ],
@@ -57,7 +59,8 @@ enum ShipCommand {
     if arguments.flag("follow") {
       failure = follow(shipper)
     } else {
-      do { try shipper.shipUntilCaughtUp(maximumAttempts: 10) } catch { failure = error }
+      let attempts = Int(clamping: try arguments.unsigned("attempts") ?? 10)
+      do { try shipper.shipUntilCaughtUp(maximumAttempts: max(1, attempts)) } catch { failure = error }
     }
     drawing.stop()
     bar.finish()

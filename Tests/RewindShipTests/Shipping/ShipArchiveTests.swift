@@ -22,7 +22,8 @@ import Testing
     let shipper = try Shipper(directory: log.path, configuration: configuration)
     let syncInterval = Duration.milliseconds(300)
     let options = FileJournalOptions(
-      durability: .grouped(), segmentSize: 1024, snapshotInterval: nil, retention: RetentionPolicy(events: 10),
+      durability: .grouped(), segmentSize: 1024, snapshotInterval: nil,
+      retention: RetentionPolicy(events: 10),
       archive: shipper.archive(serverSyncInterval: syncInterval, waitingUpTo: .milliseconds(200)))
     let journal = try FileJournal<CrashAction>(directory: log.path, options: options)
     for sequence in UInt64(1)...120 {
