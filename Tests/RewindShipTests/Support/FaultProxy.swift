@@ -11,7 +11,8 @@ import RewindTesting
 #endif
 
 /// A loopback proxy between clients and a server that passes everything from client to server and,
-/// from server to client, drops the operations `drop` picks (publish acknowledgements, say).
+/// from server to client, passes each operation through `rewrite`: unchanged, dropped (`[]`), replaced by
+/// other bytes, or cut off with the connection (``Rewrite/close(after:)``).
 final class FaultProxy: @unchecked Sendable {
   // @unchecked: `random` and `dropped` are touched only under `lock`.
   let port: UInt16
@@ -20,10 +21,28 @@ final class FaultProxy: @unchecked Sendable {
   private var random: SplitMix64
   private var dropped = 0
 
+  /// What to do with one operation from the server.
+  enum Rewrite {
+    /// Send these bytes instead (the original, nothing, or something else).
+    case send([UInt8])
+    /// Send these bytes, then close the client's connection.
+    case close(after: [UInt8])
+  }
+
   /// Forwards to `upstream`; drops a server operation when `drop(operation, random)` says so.
-  init(
+  convenience init(
     upstream: NATSServerAddress, seed: UInt64,
     drop: @escaping @Sendable (NATSServerOperation, inout SplitMix64) -> Bool
+  ) {
+    self.init(upstream: upstream, seed: seed) { operation, raw, random in
+      drop(operation, &random) ? .send([]) : .send(raw)
+    }
+  }
+
+  /// Forwards to `upstream`, rewriting what the server sends with `rewrite`.
+  init(
+    upstream: NATSServerAddress, seed: UInt64,
+    rewrite: @escaping @Sendable (NATSServerOperation, [UInt8], inout SplitMix64) -> Rewrite
   ) {
     random = SplitMix64(seed: seed)
     let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -64,8 +83,13 @@ final class FaultProxy: @unchecked Sendable {
             guard let bytes = try? server.receive(maximum: 64 << 10, timeout: 60_000) else { break }
             parser.feed(bytes)
             while let (operation, raw) = (try? parser.nextWithBytes()) ?? nil {
-              if shouldDrop(operation, drop) { continue }
-              guard clientSide.write(raw) else { break reading }
+              switch decide(operation, raw, rewrite) {
+              case .send(let bytes):
+                guard bytes.isEmpty || clientSide.write(bytes) else { break reading }
+              case .close(let bytes):
+                _ = clientSide.write(bytes)
+                break reading
+              }
             }
           }
           clientSide.shutdown()
@@ -75,19 +99,21 @@ final class FaultProxy: @unchecked Sendable {
     }.start()
   }
 
-  private func shouldDrop(
-    _ operation: NATSServerOperation, _ drop: (NATSServerOperation, inout SplitMix64) -> Bool
-  )
-    -> Bool
-  {
+  private func decide(
+    _ operation: NATSServerOperation, _ raw: [UInt8],
+    _ rewrite: (NATSServerOperation, [UInt8], inout SplitMix64) -> Rewrite
+  ) -> Rewrite {
     lock.lock()
     defer { lock.unlock() }
-    let decision = drop(operation, &random)
-    if decision { dropped += 1 }
+    let decision = rewrite(operation, raw, &random)
+    if case .send(let bytes) = decision, bytes == raw {
+    } else {
+      dropped += 1
+    }
     return decision
   }
 
-  /// How many operations were dropped so far.
+  /// How many operations were dropped or rewritten so far.
   var droppedCount: Int {
     lock.lock()
     defer { lock.unlock() }
