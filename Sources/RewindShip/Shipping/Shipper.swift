@@ -40,7 +40,8 @@ public final class Shipper: Sendable {
   public func progressUpdates() -> AsyncStream<ShipProgress> { control.updates() }
 
   /// Starts shipping on a thread of its own, until ``stop()`` or a fatal error (see
-  /// ``ShipProgress/lastError``). Does nothing when it is already running.
+  /// ``ShipProgress/lastError``). A shipper runs once: calling it again does nothing; after ``stop()``,
+  /// make a new shipper (it reads the stream to learn where to go on).
   public func start() {
     let started = thread.withLock { current -> Bool in
       guard current == nil else { return false }
