@@ -77,7 +77,7 @@ struct BenchLog {
 
   /// The messages a shipper publishes for this log, for the bare loop.
   func messages() throws -> [(headers: [UInt8], payload: [UInt8])] {
-    var tail = LogTail(directory: directory, key: nil)
+    let tail = LogTail(directory: directory, key: nil)
     try tail.open()
     var messages: [(headers: [UInt8], payload: [UInt8])] = []
     while let frame = try tail.next() {
@@ -92,7 +92,7 @@ struct BenchLog {
   }
 
   var subject: String {
-    var tail = LogTail(directory: directory, key: nil)
+    let tail = LogTail(directory: directory, key: nil)
     _ = try? tail.open()
     return ShipFormat.defaultSubject(logID: tail.logID.lowercaseHex)
   }

@@ -28,7 +28,7 @@ package enum LogTailError: Error, Sendable, Hashable {
 ///
 /// Each frame returned has passed its checksum, follows the one before it, and (unless the log is keyed
 /// and no key was given) its chain value has been recomputed. Memory: one segment window at a time.
-package struct LogTail {
+package final class LogTail {
   /// The log directory.
   package let directory: String
   private let key: ChainKey?
@@ -49,6 +49,8 @@ package struct LogTail {
   private var keyCheck: SHA256.Digest?
   private var segment: (name: String, first: UInt64)?
   private var offset: UInt64 = 0
+  /// The segment being read, kept open between calls; its size is read again only when its end is reached.
+  private var reader: SegmentReader?
 
   /// A reader of the log in `directory`; `key` for a keyed log (without it, its chain values are not
   /// recomputed).
@@ -56,6 +58,8 @@ package struct LogTail {
     self.directory = directory
     self.key = key
   }
+
+  deinit { reader?.close() }
 
   /// The segment files, oldest first.
   private func segmentNames() throws(LogTailError) -> [(name: String, first: UInt64)] {
@@ -68,7 +72,7 @@ package struct LogTail {
   /// Reads the oldest segment's header (log id, key) and positions the tail at the oldest event on disk.
   /// Returns that event's sequence number.
   @discardableResult
-  package mutating func open() throws(LogTailError) -> UInt64 {
+  package func open() throws(LogTailError) -> UInt64 {
     guard let first = try segmentNames().first else { throw .noLog(directory: directory) }
     let header = try readHeader(first.name)
     logID = header.logID
@@ -86,7 +90,7 @@ package struct LogTail {
   /// The chain value before the oldest event on disk (the genesis value, or a retention cut's).
   package private(set) var chainBeforeFirstEvent = SHA256.Digest(bytes: [UInt8](repeating: 0, count: 32))
 
-  private mutating func enter(_ entry: (name: String, first: UInt64), header: SegmentHeader)
+  private func enter(_ entry: (name: String, first: UInt64), header: SegmentHeader)
     throws(LogTailError)
   {
     segment = entry
@@ -118,7 +122,7 @@ package struct LogTail {
   /// stored chain values of the frames before it in its segment (they are not recomputed: the frame
   /// returned is, and its previous value is what the caller compares with what it shipped).
   /// - Throws: ``LogTailError/eventsCut(requested:firstAvailable:)`` when retention removed it.
-  package mutating func seek(toFrameContaining sequence: UInt64) throws(LogTailError) {
+  package func seek(toFrameContaining sequence: UInt64) throws(LogTailError) {
     let names = try segmentNames()
     guard let oldest = names.first else { throw .noLog(directory: directory) }
     guard sequence >= oldest.first else {
@@ -164,7 +168,7 @@ package struct LogTail {
   /// The next complete, verified frame, or `nil` when the log holds no more yet.
   /// - Throws: ``LogTailError``: damage, a wrong chain value, a frame that cannot be shipped verifiably, or
   ///   an I/O error.
-  package mutating func next() throws(LogTailError) -> ShippedFrame? {
+  package func next() throws(LogTailError) -> ShippedFrame? {
     // A place that looks damaged is read again a few times: a frame being written can be seen half done.
     var attempt = 0
     while true {
@@ -188,41 +192,43 @@ package struct LogTail {
     case damaged(LogTailError)
   }
 
-  private mutating func step(_ current: (name: String, first: UInt64)) throws(LogTailError) -> Step {
-    // Whether a newer segment exists is read before the size: once it exists, this one is complete.
-    let names = try segmentNames()
-    let newer = names.first { $0.first > current.first }
-    var reader = try openReader(current.name)
-    defer { reader.close() }
-    if offset >= reader.size {
-      guard let newer else { return .wait }
-      guard newer.first == nextSequence else {
-        return .damaged(
-          .damaged(
-            segment: newer.name, offset: 0,
-            reason: "segment starts at event \(newer.first), expected \(nextSequence)"))
-      }
-      let header: SegmentHeader
-      do { header = try readHeader(newer.name) } catch {
-        // A header being written by a rollover: wait for it, unless a later segment proves it damaged.
-        if names.last?.first ?? 0 > newer.first { return .damaged(error) }
-        return .wait
-      }
-      try checkHeader(header, newer.name)
-      guard header.previousChain == chain else {
-        throw .tampered(segment: newer.name, offset: 0, firstSequence: header.firstSequence)
-      }
-      try enter(newer, header: header)
-      return .moved
+  private func step(_ current: (name: String, first: UInt64)) throws(LogTailError) -> Step {
+    var segmentReader: SegmentReader
+    if let reader, reader.name == current.name {
+      segmentReader = reader
+    } else {
+      reader?.close()
+      segmentReader = try openReader(current.name)
     }
-    let parse = try parse(&reader, at: offset)
+    defer { reader = segmentReader }
+    var refreshed = false
+    if offset >= segmentReader.size {
+      // Whether a newer segment exists is read before the size: once it exists, this one is complete.
+      let names = try segmentNames()
+      let newer = names.first { $0.first > current.first }
+      segmentReader.close()
+      segmentReader = try openReader(current.name)
+      refreshed = true
+      if offset >= segmentReader.size {
+        guard let newer else { return .wait }
+        return try move(to: newer, names: names)
+      }
+    }
+    var parse = try parse(&segmentReader, at: offset)
+    if case .frame = parse {
+    } else if !refreshed {
+      // A frame written after the size was read looks incomplete: read the size again once.
+      segmentReader.close()
+      segmentReader = try openReader(current.name)
+      parse = try self.parse(&segmentReader, at: offset)
+    }
     switch parse {
     case .frame(let frame):
-      return try accept(frame, window: reader.window, segment: current.name)
+      return try accept(frame, window: segmentReader.window, segment: current.name)
     case .malformed(let why):
       return .damaged(.damaged(segment: current.name, offset: offset, reason: why))
     case .incomplete, .zeros, .badLength, .badChecksum:
-      if newer != nil {
+      if try segmentNames().contains(where: { $0.first > current.first }) {
         return .damaged(
           .damaged(
             segment: current.name, offset: offset,
@@ -230,7 +236,7 @@ package struct LogTail {
       }
       if case .zeros = parse { return .wait }
       let later: UInt64?
-      do { later = try reader.firstFrame(after: offset) } catch { throw .io("\(error)") }
+      do { later = try segmentReader.firstFrame(after: offset) } catch { throw .io("\(error)") }
       if let later {
         return .damaged(
           .damaged(
@@ -242,7 +248,31 @@ package struct LogTail {
     }
   }
 
-  private mutating func accept(_ frame: Frame.Parsed, window: [UInt8], segment name: String)
+  /// Moves on to the next segment once the current one is complete.
+  private func move(to newer: (name: String, first: UInt64), names: [(name: String, first: UInt64)])
+    throws(LogTailError) -> Step
+  {
+    guard newer.first == nextSequence else {
+      return .damaged(
+        .damaged(
+          segment: newer.name, offset: 0,
+          reason: "segment starts at event \(newer.first), expected \(nextSequence)"))
+    }
+    let header: SegmentHeader
+    do { header = try readHeader(newer.name) } catch {
+      // A header being written by a rollover: wait for it, unless a later segment proves it damaged.
+      if names.last?.first ?? 0 > newer.first { return .damaged(error) }
+      return .wait
+    }
+    try checkHeader(header, newer.name)
+    guard header.previousChain == chain else {
+      throw .tampered(segment: newer.name, offset: 0, firstSequence: header.firstSequence)
+    }
+    try enter(newer, header: header)
+    return .moved
+  }
+
+  private func accept(_ frame: Frame.Parsed, window: [UInt8], segment name: String)
     throws(LogTailError)
     -> Step
   {

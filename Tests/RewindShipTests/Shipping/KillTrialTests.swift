@@ -107,7 +107,7 @@ import Testing
 
 /// The record bytes the log holds for event `sequence`.
 func recordBytes(_ sequence: UInt64, in directory: String) -> [UInt8]? {
-  var tail = LogTail(directory: directory, key: nil)
+  let tail = LogTail(directory: directory, key: nil)
   guard (try? tail.open()) != nil, (try? tail.seek(toFrameContaining: sequence)) != nil,
     let frame = try? tail.next(), frame.firstSequence <= sequence, sequence <= frame.lastSequence
   else { return nil }

@@ -108,7 +108,7 @@ import Testing
     let stream = streamName()
     let connection = try NATSTestClient.connect(server.address)
     defer { connection.close() }
-    var tail = LogTail(directory: log.path, key: nil)
+    let tail = LogTail(directory: log.path, key: nil)
     try tail.open()
     var config = JetStreamStreamConfig(name: stream, subjects: ["rewind.log." + tail.logID.lowercaseHex])
     config.denyDelete = false

@@ -12,7 +12,7 @@ import Testing
   static func messages(_ directory: String, key: ChainKey? = nil) throws -> [(
     headers: NATSHeaders, payload: [UInt8]
   )] {
-    var tail = LogTail(directory: directory, key: key)
+    let tail = LogTail(directory: directory, key: key)
     try tail.open()
     let logID = tail.logID.lowercaseHex
     var messages: [(NATSHeaders, [UInt8])] = []
