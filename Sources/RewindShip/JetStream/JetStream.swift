@@ -138,7 +138,10 @@ package struct JetStream: Sendable {
     struct Answer: Decodable {
       var error: JetStreamAPIError?
     }
-    if let answer = try? JSONDecoder().decode(Answer.self, from: data), let error = answer.error {
+    // An error answer also has "stream" and "seq": look for the error first (only where it can be).
+    if message.payload.contains(Self.errorKey),
+      let answer = try? JSONDecoder().decode(Answer.self, from: data), let error = answer.error
+    {
       return .failure(.api(error))
     }
     do { return .success(try JSONDecoder().decode(JetStreamPublishAck.self, from: data)) } catch {
@@ -146,5 +149,20 @@ package struct JetStream: Sendable {
         .malformedResponse(
           "publish acknowledgement: \(String(decoding: message.payload.prefix(120), as: UTF8.self))"))
     }
+  }
+
+  private static let errorKey = Array("\"error\"".utf8)
+}
+
+extension [UInt8] {
+  /// Whether `needle` occurs in the bytes.
+  fileprivate func contains(_ needle: [UInt8]) -> Bool {
+    guard needle.count <= count, let first = needle.first else { return needle.isEmpty }
+    var index = 0
+    while index + needle.count <= count {
+      if self[index] == first, self[index..<(index + needle.count)].elementsEqual(needle) { return true }
+      index += 1
+    }
+    return false
   }
 }
