@@ -45,10 +45,10 @@ timeout 1800 swift test
 step "tests under ThreadSanitizer, with internal invariants checked after every mutation"
 # REWIND_THREAD_SANITIZER swaps the package's lock for a pthread mutex TSan can see (Sources/Rewind/Support/Locked.swift).
 # REWIND_CHECK_INVARIANTS turns on the `_checkInvariants()` calls of the core structures (off in normal builds).
-# Serial (--no-parallel) and 10 kill -9 trials: under TSan, tests that block a thread (the crash trials, file
+# Serial (--no-parallel) and 10 kill -9 trials (crash and shipping): under TSan, tests that block a thread (the crash trials, file
 # journal waits) held both cooperative threads for minutes, and 53 time-limited async tests queued behind them
 # ran out of time before they started.
-REWIND_CRASH_TRIALS=10 TSAN_OPTIONS="halt_on_error=1" timeout 2400 swift test --no-parallel --sanitize=thread -Xswiftc -DREWIND_THREAD_SANITIZER \
+REWIND_CRASH_TRIALS=10 REWIND_SHIP_TRIALS=10 TSAN_OPTIONS="halt_on_error=1" timeout 2400 swift test --no-parallel --sanitize=thread -Xswiftc -DREWIND_THREAD_SANITIZER \
   -Xswiftc -DREWIND_CHECK_INVARIANTS --scratch-path .build-tsan
 
 step "documentation (docc, warnings and broken links are errors)"
