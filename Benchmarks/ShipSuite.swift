@@ -110,7 +110,7 @@ func shipMeasurement(
     let shipper = try Shipper(
       directory: log.directory,
       configuration: ShipConfiguration(
-        servers: servers, stream: stream, replicas: replicas, window: window,
+        servers: servers, stream: stream, subject: "bench." + stream, replicas: replicas, window: window,
         acknowledgementTimeout: .seconds(30),
         requestTimeout: .seconds(30)))
     let seconds = try time { try shipper.shipUntilCaughtUp(maximumAttempts: 3) }
@@ -122,28 +122,30 @@ func shipMeasurement(
 }
 
 /// The same messages published with the same client and window into a fresh stream, each acknowledgement
-/// parsed: what shipping costs without reading the log, checking chains or accounting for positions.
+/// parsed: what shipping costs without reading the log, checking chains or accounting for positions. Like
+/// the shipper's figure, it includes connecting and creating the stream.
 func bareLoop(
   _ messages: [(headers: [UInt8], payload: [UInt8])], subject: String, servers: [NATSServerAddress],
   window: Int,
   replicas: Int
 ) throws -> Double {
-  let connection = try NATSConnection.connect(to: servers[0], options: NATSConnectionOptions())
-  defer { connection.close() }
-  let api = JetStream(connection: connection, timeout: .seconds(30))
   let stream = "BARE_" + String(UInt32.random(in: 0...UInt32.max), radix: 36)
-  _ = try api.createStream(
-    JetStreamStreamConfig(name: stream, subjects: [subject + ".bare." + stream], replicas: replicas))
+  let target = subject + ".bare." + stream
   let acknowledged = DispatchSemaphore(value: 0)
   let failures = Locked(0)
-  let target = subject + ".bare." + stream
+  var connection: NATSConnection?
+  defer { connection?.close() }
   let seconds = try time {
+    let client = try NATSConnection.connect(to: servers[0], options: NATSConnectionOptions())
+    connection = client
+    let api = JetStream(connection: client, timeout: .seconds(30))
+    _ = try api.createStream(JetStreamStreamConfig(name: stream, subjects: [target], replicas: replicas))
     var sent = 0
     var batch: [NATSOutboundMessage] = []
     var inFlight = 0
     while sent < messages.count || inFlight > 0 {
       while inFlight < window, sent < messages.count {
-        let reply = connection.makeReplySubject { result in
+        let reply = client.makeReplySubject { result in
           if case .success(let message) = result, case .success = JetStream.publishAck(message) {
           } else {
             failures.withLock { $0 += 1 }
@@ -158,7 +160,7 @@ func bareLoop(
         inFlight += 1
       }
       if !batch.isEmpty {
-        try connection.publish(batch)
+        try client.publish(batch)
         batch.removeAll(keepingCapacity: true)
       }
       acknowledged.wait()
@@ -171,8 +173,10 @@ func bareLoop(
 /// Verifies a stream of `log` from the start with a fresh durable consumer.
 func verifyMeasurement(log: BenchLog, server: NATSServerAddress) throws -> Measurement {
   let stream = "VERIFY_" + String(UInt32.random(in: 0...UInt32.max), radix: 36)
-  try Shipper(directory: log.directory, configuration: ShipConfiguration(servers: [server], stream: stream))
-    .shipUntilCaughtUp()
+  try Shipper(
+    directory: log.directory,
+    configuration: ShipConfiguration(servers: [server], stream: stream, subject: "bench." + stream)
+  ).shipUntilCaughtUp()
   var rates: [Double] = []
   for repetition in 0..<3 {
     let verifier = RemoteVerifier(

@@ -295,11 +295,14 @@ package final class LogTail {
         throw .tampered(segment: name, offset: offset, firstSequence: frame.firstSequence)
       }
     }
+    // Each record's envelope must parse (its payload is decoded by the verifier, not on the shipping path).
     for (position, record) in records.enumerated()
-    where !ShippedFrame.recordDecodes(record, sequence: frame.firstSequence + UInt64(position)) {
+    where (try? ShippedFrame.summary(ofRecord: record, sequence: frame.firstSequence + UInt64(position)))
+      == nil
+    {
       throw .damaged(
         segment: name, offset: offset,
-        reason: "event \(frame.firstSequence + UInt64(position)) does not decode (checksum and chain hold)")
+        reason: "event \(frame.firstSequence + UInt64(position)) does not parse (checksum and chain hold)")
     }
     let shipped = ShippedFrame(
       firstSequence: frame.firstSequence, commitTime: frame.commitTime, records: records,

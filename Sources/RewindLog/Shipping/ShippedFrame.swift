@@ -15,6 +15,8 @@ package struct ShippedFrame: Sendable, Hashable {
   package var previousChain: SHA256.Digest
   /// The chain value the frame stores.
   package var chain: SHA256.Digest
+  /// Each record's envelope, when the reader already parsed them (empty otherwise).
+  package var summaries: [RecordSummary] = []
 
   /// Creates a frame.
   package init(

@@ -60,6 +60,14 @@ final class ShipControl: @unchecked Sendable {
     }
   }
 
+  /// What the app asked for, in one look: stop, pause, and a lame-duck notice (cleared).
+  func takeRequests() -> (stop: Bool, paused: Bool, lameDuck: Bool) {
+    locked {
+      defer { lameDuck = false }
+      return (stopRequested, paused, lameDuck)
+    }
+  }
+
   var isStopRequested: Bool { locked { stopRequested } }
   var isPaused: Bool { locked { paused } }
 
@@ -99,16 +107,22 @@ final class ShipControl: @unchecked Sendable {
 
   /// Records that the stream holds every event through `sequence` (known now).
   func noteShipped(through sequence: UInt64) {
+    locked { recordShipped(sequence) }
+  }
+
+  /// Records `sequence` as shipped now; the lock is held. Entries stay about a second apart (the newest
+  /// one moves forward, sequence and time together, which only ever understates how long events were
+  /// held), and those older than ten minutes are dropped but the newest of them.
+  private func recordShipped(_ sequence: UInt64) {
     let now = ContinuousClock().now
-    locked {
-      guard sequence > (shippedAt.last?.sequence ?? 0) else { return }
+    guard sequence > (shippedAt.last?.sequence ?? 0) else { return }
+    if shippedAt.count >= 2, now - shippedAt[shippedAt.count - 2].at < .seconds(1) {
+      shippedAt[shippedAt.count - 1] = (sequence, now)
+    } else {
       shippedAt.append((sequence, now))
-      // Keep one entry older than the longest interval asked about (10 minutes), and the newer ones.
-      if shippedAt.count > 1024 {
-        let old = shippedAt.lastIndex { now - $0.at > .seconds(600) } ?? 0
-        shippedAt.removeFirst(old)
-        if shippedAt.count > 1024 { shippedAt.removeFirst(shippedAt.count - 1024) }
-      }
+    }
+    if let old = shippedAt.lastIndex(where: { now - $0.at > .seconds(600) }), old > 0 {
+      shippedAt.removeFirst(old)
     }
   }
 
@@ -118,12 +132,14 @@ final class ShipControl: @unchecked Sendable {
     return locked { shippedAt.last { now - $0.at >= interval }?.sequence ?? 0 }
   }
 
-  /// Changes the progress and tells the observers.
-  func update(_ change: (inout ShipProgress) -> Void) {
+  /// Changes the progress and tells the observers; `shippedThrough` also records when the stream was
+  /// known to hold those events (``shipped(heldFor:)``).
+  func update(shippedThrough: UInt64? = nil, _ change: (inout ShipProgress) -> Void) {
     let (value, continuations) = locked { () -> (ShipProgress, [AsyncStream<ShipProgress>.Continuation]) in
+      if let shippedThrough { recordShipped(shippedThrough) }
       change(&current)
       condition.broadcast()
-      return (current, Array(observers.values))
+      return (current, observers.isEmpty ? [] : Array(observers.values))
     }
     for continuation in continuations { continuation.yield(value) }
   }

@@ -44,37 +44,120 @@ package enum ShipFormat {
   }
 
   /// The header block and payload of the event at `index` of `frame`, stored at stream sequence
-  /// `position`.
+  /// `position`. Written straight into bytes: this runs for every event shipped.
   package static func message(
     logID: String, frame: ShippedFrame, index: Int, position: UInt64, keyed: Bool, typePrefix: String
   ) -> (headers: [UInt8], payload: [UInt8]) {
     let sequence = frame.firstSequence + UInt64(index)
     let record = frame.records[index]
-    let summary = try? ShippedFrame.summary(ofRecord: record, sequence: sequence)
-    var text = "NATS/1.0\r\n"
-    func field(_ name: String, _ value: String) { text += name + ": " + value + "\r\n" }
-    field(Self.messageID, Self.messageID(logID: logID, sequence: sequence))
-    field(Self.expectedLastSequence, String(position - 1))
-    field(Self.specVersion, "1.0")
-    field(Self.id, logID + "-" + padded(sequence))
-    field(Self.source, "urn:rewind:log:" + logID)
-    field(Self.type, typePrefix + (summary?.typeName ?? "unknown"))
-    if let summary {
-      field(Self.subject, summary.typeName)
-      if let timestamp = RFC3339.format(sinceReferenceDate: summary.timestamp) { field(Self.time, timestamp) }
-      field(Self.schemaVersion, String(summary.schemaVersion))
+    let summary =
+      index < frame.summaries.count
+      ? frame.summaries[index] : try? ShippedFrame.summary(ofRecord: record, sequence: sequence)
+    var out = HeaderWriter(capacity: 640 + typePrefix.utf8.count + 2 * (summary?.typeName.utf8.count ?? 0))
+    out.append("NATS/1.0\r\n")
+    out.field(Self.messageID) {
+      $0.append(logID)
+      $0.append(":")
+      $0.decimal(sequence)
     }
-    field(Self.contentType, Self.recordMediaType)
-    field(Self.sequence, padded(sequence))
-    field(Self.frame, String(frame.firstSequence))
-    field(Self.count, String(frame.records.count))
-    field(Self.commit, String(frame.commitTime))
-    field(Self.chainType, keyed ? "hmac-sha256" : "sha256")
-    if index == 0 { field(Self.previousChain, frame.previousChain.description) }
-    if index == frame.records.count - 1 { field(Self.chain, frame.chain.description) }
-    text += "\r\n"
-    return (Array(text.utf8), record)
+    out.field(Self.expectedLastSequence) { $0.decimal(position - 1) }
+    out.field(Self.specVersion) { $0.append("1.0") }
+    out.field(Self.id) {
+      $0.append(logID)
+      $0.append("-")
+      $0.padded(sequence)
+    }
+    out.field(Self.source) {
+      $0.append("urn:rewind:log:")
+      $0.append(logID)
+    }
+    out.field(Self.type) {
+      $0.append(typePrefix)
+      $0.append(summary?.typeName ?? "unknown")
+    }
+    if let summary {
+      out.field(Self.subject) { $0.append(summary.typeName) }
+      if let timestamp = RFC3339.format(sinceReferenceDate: summary.timestamp) {
+        out.field(Self.time) { $0.append(timestamp) }
+      }
+      out.field(Self.schemaVersion) { $0.decimal(summary.schemaVersion) }
+    }
+    out.field(Self.contentType) { $0.append(Self.recordMediaType) }
+    out.field(Self.sequence) { $0.padded(sequence) }
+    out.field(Self.frame) { $0.decimal(frame.firstSequence) }
+    out.field(Self.count) { $0.decimal(UInt64(frame.records.count)) }
+    out.field(Self.commit) { $0.signed(frame.commitTime) }
+    out.field(Self.chainType) { $0.append(keyed ? "hmac-sha256" : "sha256") }
+    if index == 0 { out.field(Self.previousChain) { $0.hex(frame.previousChain.bytes) } }
+    if index == frame.records.count - 1 { out.field(Self.chain) { $0.hex(frame.chain.bytes) } }
+    out.append("\r\n")
+    return (out.bytes, record)
   }
+}
+
+/// Appends header text as bytes, numbers and hexadecimal without intermediate strings.
+private struct HeaderWriter {
+  var bytes: [UInt8]
+
+  init(capacity: Int) {
+    bytes = []
+    bytes.reserveCapacity(capacity)
+  }
+
+  mutating func append(_ text: String) {
+    var text = text
+    text.withUTF8 { bytes.append(contentsOf: $0) }
+  }
+
+  mutating func field(_ name: String, _ value: (inout HeaderWriter) -> Void) {
+    append(name)
+    bytes.append(58)
+    bytes.append(32)
+    value(&self)
+    bytes.append(13)
+    bytes.append(10)
+  }
+
+  mutating func decimal(_ value: UInt64) {
+    guard value > 0 else {
+      bytes.append(48)
+      return
+    }
+    var digits: [UInt8] = []
+    var rest = value
+    while rest > 0 {
+      digits.append(48 + UInt8(rest % 10))
+      rest /= 10
+    }
+    bytes.append(contentsOf: digits.reversed())
+  }
+
+  mutating func signed(_ value: Int64) {
+    if value < 0 { bytes.append(45) }
+    decimal(value.magnitude)
+  }
+
+  /// 20 digits, zero-padded.
+  mutating func padded(_ value: UInt64) {
+    var digits = [UInt8](repeating: 48, count: 20)
+    var rest = value
+    var index = 19
+    while rest > 0, index >= 0 {
+      digits[index] = 48 + UInt8(rest % 10)
+      rest /= 10
+      index -= 1
+    }
+    bytes.append(contentsOf: digits)
+  }
+
+  mutating func hex(_ value: [UInt8]) {
+    for byte in value {
+      bytes.append(Self.digits[Int(byte >> 4)])
+      bytes.append(Self.digits[Int(byte & 0x0F)])
+    }
+  }
+
+  private static let digits = Array("0123456789abcdef".utf8)
 }
 
 /// An event read back from a stream: the fields a verifier and a resuming shipper check.

@@ -365,9 +365,10 @@ struct ShipSession {
     control.update { $0.state = .shipping }
     var lameDuck = false
     while true {
-      if control.isStopRequested { return .stop }
-      if control.isPaused { return .paused }
-      if control.takeLameDuck() { lameDuck = true }
+      let requests = control.takeRequests()
+      if requests.stop { return .stop }
+      if requests.paused { return .paused }
+      if requests.lameDuck { lameDuck = true }
       var exhausted = false
       if !lameDuck { exhausted = try fill() }
       if inFlight.isEmpty {
@@ -427,7 +428,7 @@ struct ShipSession {
       throw .nats(error)
     }
     let count = inFlight.count
-    control.update { $0.inFlight = count }
+    if count != control.progress.inFlight { control.update { $0.inFlight = count } }
     return exhausted && pendingIndex == pending.count
   }
 
@@ -493,9 +494,8 @@ struct ShipSession {
     inFlight.removeFirst(count)
     madeProgress = true
     shippedThrough = last.pending.sequence
-    control.noteShipped(through: shippedThrough)
     let remaining = inFlight.count
-    control.update {
+    control.update(shippedThrough: shippedThrough) {
       $0.shippedThrough = last.pending.sequence
       $0.streamSequence = last.position
       $0.inFlight = remaining

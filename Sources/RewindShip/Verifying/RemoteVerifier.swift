@@ -168,16 +168,7 @@ private struct VerifierRun {
     guard let info else { throw .noStream(configuration.stream) }
     let target = info.state.lastSequence
     report.streamLastSequence = target
-    var consumer: JetStreamConsumerInfo
-    do {
-      consumer = try api.createConsumer(
-        stream: configuration.stream,
-        JetStreamConsumerConfig(
-          durableName: configuration.durableName,
-          description: "rewind verify-remote: verified through the ack floor"))
-    } catch {
-      throw .jetStream(error)
-    }
+    var consumer = try createConsumer()
     let floor = consumer.ackFloor.streamSequence
     report.resumedAfter = floor
     if target > 0 { try describeStart() }
@@ -233,6 +224,26 @@ private struct VerifierRun {
     report.isKeyed = walk.keyed
     progress?(next - 1, target)
     return report
+  }
+
+  /// Creates (or finds) the durable consumer; a replicated one waits for its own election, so a timeout or
+  /// a missing leader is retried a few times.
+  private func createConsumer() throws(RemoteVerifyError) -> JetStreamConsumerInfo {
+    let config = JetStreamConsumerConfig(
+      durableName: configuration.durableName,
+      description: "rewind verify-remote: verified through the ack floor")
+    var attempt = 0
+    while true {
+      attempt += 1
+      do {
+        return try api.createConsumer(stream: configuration.stream, config)
+      } catch {
+        switch error {
+        case .nats(.timeout) where attempt < 4, .nats(.noResponders) where attempt < 4: continue
+        default: throw .jetStream(error)
+        }
+      }
+    }
   }
 
   /// Reads the first message: which event the stream starts with and whether it starts at genesis.

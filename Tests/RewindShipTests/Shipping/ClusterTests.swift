@@ -23,6 +23,19 @@ import Testing
     return nil
   }
 
+  /// Waits (up to 60 s) until the stream's leader sees both other servers' copies up to date.
+  static func waitUntilReplicasAreCurrent(_ cluster: NATSCluster, _ stream: String) {
+    let deadline = ContinuousClock().now + .seconds(60)
+    while ContinuousClock().now < deadline {
+      if let placement = placement(cluster, stream), placement.replicas?.count == 2,
+        placement.replicas?.allSatisfy(\.current) == true
+      {
+        return
+      }
+      Thread.sleep(forTimeInterval: 0.05)
+    }
+  }
+
   /// Kills `server` and waits until the stream acknowledges an event that was not yet published when it
   /// died (one after everything then in flight); returns that event and how long it took.
   static func killAndTime(_ server: NATSServerProcess, _ shipper: Shipper) -> (UInt64, Duration)? {
@@ -57,15 +70,7 @@ import Testing
 
     // The old leader comes back as a follower and catches up; then a follower is killed.
     try leader.start()
-    let caughtUp = ContinuousClock().now + .seconds(60)
-    while ContinuousClock().now < caughtUp {
-      if let placement = Self.placement(cluster, stream), placement.replicas?.count == 2,
-        placement.replicas?.allSatisfy(\.current) == true
-      {
-        break
-      }
-      Thread.sleep(forTimeInterval: 0.05)
-    }
+    Self.waitUntilReplicasAreCurrent(cluster, stream)
     let placement = try #require(Self.placement(cluster, stream))
     let followerName = try #require(placement.replicas?.first?.name)
     let follower = try #require(cluster.server(named: followerName))
@@ -81,6 +86,7 @@ import Testing
         + "\(last) events")
     // The verifier's consumer is replicated too: it is created once the cluster is whole again.
     try follower.start()
+    Self.waitUntilReplicasAreCurrent(cluster, stream)
     let live = try #require(cluster.servers.first { $0.pid != nil })
     let report = try RemoteVerifier(
       configuration: RemoteVerifyConfiguration(
