@@ -29,7 +29,7 @@ extension Shipper {
   /// often; use `.zero` with a server that syncs before acknowledging, e.g. nats-server 2.10+ with
   /// `sync_interval: always`).
   ///
-  /// Set it in ``FileJournalOptions/archive`` before opening the journal. When the segment is not
+  /// Set it in `FileJournalOptions.archive` before opening the journal. When the segment is not
   /// acknowledged yet, the hook wakes the running shipper (or, when none runs, ships on the retention
   /// thread) and waits up to `waitingUpTo`; then it throws ``ShipArchiveRefusal`` and the journal keeps the
   /// segment until a later cut.
