@@ -20,18 +20,26 @@ let shipSuite = Suite(
     reporter.progress("ship: skipped, no nats-server (run Scripts/install-nats.sh)")
     return
   }
-  let single = try BenchNATSServer(executable: executable, name: "b1")
+  // REWIND_BENCH_NATS=host:port uses a server started elsewhere (valgrind cannot start one).
+  let single =
+    try ProcessInfo.processInfo.environment["REWIND_BENCH_NATS"].map { try BenchNATSServer(existing: $0) }
+    ?? BenchNATSServer(executable: executable, name: "b1")
   defer { single.stop() }
   try single.waitUntilReady()
   let large = try BenchLog(count: 20_000, payloadBytes: 1000)
   let small = try BenchLog(count: 20_000, payloadBytes: 60)
-  for (window, count) in [(1, 4_000), (32, 20_000), (256, 20_000)] {
+  for (window, count) in [(1, 4_000), (32, 20_000), (256, 20_000)]
+  where shipBenchSelected("ship/r1-w\(window)") {
     let log = window == 1 ? try BenchLog(count: count, payloadBytes: 1000) : large
     reporter.report(
       try shipMeasurement("ship/r1-w\(window)", log: log, servers: [single.address], window: window))
   }
-  reporter.report(
-    try shipMeasurement("ship/r1-w256-rows", log: small, servers: [single.address], window: 256, replicas: 1))
+  if shipBenchSelected("ship/r1-w256-rows") {
+    reporter.report(
+      try shipMeasurement(
+        "ship/r1-w256-rows", log: small, servers: [single.address], window: 256, replicas: 1))
+  }
+  guard shipBenchSelected("ship/r3-w256") || shipBenchSelected("ship/verify") else { return }
   let cluster = (1...3).map { _ in BenchNATSServer.Ports() }
   let members = try cluster.indices.map { index in
     try BenchNATSServer(
@@ -40,11 +48,22 @@ let shipSuite = Suite(
   }
   defer { members.forEach { $0.stop() } }
   for member in members { try member.waitUntilReadyForJetStream() }
-  reporter.report(
-    try shipMeasurement("ship/r3-w256", log: large, servers: members.map(\.address), window: 256, replicas: 3)
-  )
-  reporter.report(try verifyMeasurement(log: large, server: single.address))
+  if shipBenchSelected("ship/r3-w256") {
+    reporter.report(
+      try shipMeasurement(
+        "ship/r3-w256", log: large, servers: members.map(\.address), window: 256, replicas: 3))
+  }
+  if shipBenchSelected("ship/verify") {
+    reporter.report(try verifyMeasurement(log: large, server: single.address))
+  }
 }
+
+/// `REWIND_BENCH_SHIP=name` runs one measurement (for callgrind); `REWIND_BENCH_SHIP_REPS` sets the repetitions.
+func shipBenchSelected(_ name: String) -> Bool {
+  ProcessInfo.processInfo.environment["REWIND_BENCH_SHIP"].map { $0 == name } ?? true
+}
+
+let shipBenchRepetitions = Int(ProcessInfo.processInfo.environment["REWIND_BENCH_SHIP_REPS"] ?? "") ?? 3
 
 /// A log of `count` events of about `payloadBytes` each (a row with a title and a flag), written once.
 struct BenchLog {
@@ -105,7 +124,7 @@ func shipMeasurement(
   let messages = try log.messages()
   var shipped: [Double] = []
   var bare: [Double] = []
-  for _ in 0..<3 {
+  for _ in 0..<shipBenchRepetitions {
     let stream = "BENCH_" + String(UInt32.random(in: 0...UInt32.max), radix: 36)
     let shipper = try Shipper(
       directory: log.directory,
@@ -212,6 +231,12 @@ final class BenchNATSServer {
   let address: NATSServerAddress
   private let process = Process()
   private let directory: String
+
+  /// A server started elsewhere.
+  init(existing: String) throws {
+    address = try NATSServerAddress(parsing: existing)
+    directory = NSTemporaryDirectory() + "rewind-bench-nats-none-\(UInt64.random(in: 0...UInt64.max))"
+  }
 
   init(executable: String, name: String, ports: Ports = Ports(), routes: [UInt16] = []) throws {
     directory = NSTemporaryDirectory() + "rewind-bench-nats-\(name)-\(UInt64.random(in: 0...UInt64.max))"

@@ -1,5 +1,13 @@
 import Foundation
 
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#elseif canImport(Musl)
+  import Musl
+#endif
+
 /// Why a log could not be read for shipping.
 package enum LogTailError: Error, Sendable, Hashable {
   /// A file could not be read.
@@ -248,6 +256,17 @@ package final class LogTail {
     }
   }
 
+  /// Whether two byte runs are equal (`memcmp`; the generic comparison cost a fifth of reading a frame).
+  private static func same(_ left: [UInt8], _ right: ArraySlice<UInt8>) -> Bool {
+    guard left.count == right.count else { return false }
+    return left.withUnsafeBytes { a in
+      right.withUnsafeBytes { b in
+        guard let first = a.baseAddress, let second = b.baseAddress else { return a.count == b.count }
+        return memcmp(first, second, a.count) == 0
+      }
+    }
+  }
+
   /// Moves on to the next segment once the current one is complete.
   private func move(to newer: (name: String, first: UInt64), names: [(name: String, first: UInt64)])
     throws(LogTailError) -> Step
@@ -285,7 +304,7 @@ package final class LogTail {
     let records = frame.records.map { Array(window[$0]) }
     let rebuilt = ShippedFrame.hashedBytes(
       firstSequence: frame.firstSequence, commitTime: frame.commitTime, records: records)
-    guard rebuilt.elementsEqual(window[frame.hashed]) else {
+    guard Self.same(rebuilt, window[frame.hashed]) else {
       throw .unshippable(
         segment: name, offset: offset, reason: "its flags or length fields are not in the canonical form")
     }
