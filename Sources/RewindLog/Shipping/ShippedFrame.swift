@@ -33,40 +33,18 @@ package struct ShippedFrame: Sendable, Hashable {
   /// The sequence number of the frame's last event.
   package var lastSequence: UInt64 { firstSequence + UInt64(records.count) - 1 }
 
-  /// The bytes the chain value covers, as the writer lays them out (``Frame``): the body length, the
-  /// fixed fields (flags and reserved zero), and each record after its varint length.
+  /// The bytes the chain value covers, rebuilt from the fields the way ``ChainedFrame`` lays them out
+  /// (the body length, the fixed fields with zero flags, each record after its varint length).
   package static func hashedBytes(firstSequence: UInt64, commitTime: Int64, records: [[UInt8]]) -> [UInt8] {
-    var body = ByteWriter(capacity: records.reduce(0) { $0 + $1.count + 3 })
-    for record in records {
-      body.varint(UInt64(record.count))
-      body.append(record)
-    }
-    var writer = ByteWriter(capacity: Frame.fixedBodySize + body.bytes.count + 4)
-    writer.u32(UInt32(Frame.fixedBodySize + body.bytes.count + Frame.chainSize))
-    writer.u8(Frame.eventsType)
-    writer.u8(0)
-    writer.u16(0)
-    writer.u32(UInt32(records.count))
-    writer.u64(firstSequence)
-    writer.u64(UInt64(bitPattern: commitTime))
-    writer.append(body.bytes)
-    return writer.bytes
+    ChainedFrame(
+      firstSequence: firstSequence, commitTime: commitTime, records: records,
+      chain: SHA256.Digest(bytes: [UInt8](repeating: 0, count: 32))
+    ).encoded.bytes
   }
 
-  /// The chain value `records` make after `previous`: SHA-256, or HMAC-SHA-256 under `key`.
-  package static func chainValue(
-    previous: SHA256.Digest, firstSequence: UInt64, commitTime: Int64, records: [[UInt8]], key: ChainKey?
-  ) -> SHA256.Digest {
-    let hashed = hashedBytes(firstSequence: firstSequence, commitTime: commitTime, records: records)
-    return Frame.chainValue(previous: previous, hashed: hashed[...], key: key)
-  }
-
-  /// Whether the frame's stored chain value is the one its contents make after ``previousChain``.
-  package func chainHolds(key: ChainKey?) -> Bool {
-    Self.chainValue(
-      previous: previousChain, firstSequence: firstSequence, commitTime: commitTime, records: records,
-      key: key)
-      == chain
+  /// The frame as ``ChainVerifier`` checks it.
+  package var chained: ChainedFrame {
+    ChainedFrame(firstSequence: firstSequence, commitTime: commitTime, records: records, chain: chain)
   }
 
   /// The chain value a log with id `logID` starts from.
@@ -93,18 +71,6 @@ package struct ShippedFrame: Sendable, Hashable {
     return RecordSummary(
       typeName: LogText.escaped(record.typeName), timestamp: record.timestamp.timeIntervalSinceReferenceDate,
       schemaVersion: record.schemaVersion)
-  }
-
-  /// Whether a record's binary payload decodes (what `rewind verify` checks of every record).
-  package static func recordDecodes(_ bytes: [UInt8], sequence: UInt64) -> Bool {
-    guard let record = try? EventRecord.parse(bytes, 0..<bytes.count, sequence: sequence) else {
-      return false
-    }
-    if record.codec == .binary, (try? BinaryValue.decode(Array(record.payload))) == nil { return false }
-    if record.typeNameIsCase, EventRecord.firstKey(in: record.bytes, record.payloadRange) == nil {
-      return false
-    }
-    return true
   }
 
   /// The key check value a keyed log's segment headers store for `logID`.

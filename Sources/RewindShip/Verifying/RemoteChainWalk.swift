@@ -1,8 +1,9 @@
 import RewindLog
 
 /// Checks a stream's messages in stream order, as a verifier receives them: each must be the next event
-/// of the same log, frames must be whole and in order, and each frame's chain value must be the one its
-/// records make after the previous frame's (HMAC with the key for a keyed log).
+/// of the same log and frames must be whole and in order; each whole frame goes through `RewindLog`'s
+/// `ChainVerifier` (its chain value after the previous frame's, HMAC with the key for a keyed log, and
+/// every record decoding), the same check `rewind verify` makes of segment files.
 ///
 /// Pure: the verifier feeds it messages; tests feed it forged streams.
 struct RemoteChainWalk {
@@ -27,8 +28,8 @@ struct RemoteChainWalk {
   private(set) var keyed = false
   /// The event the next message must hold.
   private(set) var expected: UInt64?
-  /// The chain value after the last complete frame.
-  private(set) var chain: SHA256.Digest?
+  /// The log's chain, followed frame by frame once the first frame's start is known.
+  private var verifier: ChainVerifier?
   private var open: OpenFrame?
   /// The first event seen, and whether its chain value before it is the log's genesis value.
   private(set) var firstEvent: UInt64?
@@ -95,17 +96,24 @@ struct RemoteChainWalk {
       guard event.isFrameStart, let previous = event.previousChain else {
         return finding(.forged, "a frame starts in the middle (its first event is \(event.frameFirst))")
       }
-      if let chain {
-        guard previous == chain else {
+      if let verifier {
+        guard previous == verifier.chain else {
           return finding(.forged, "its chain value before the frame does not continue the stream's chain")
         }
       } else {
         firstEvent = event.sequence
-        if let id = [UInt8](hexDigits: event.logID) {
-          startsAtGenesis = event.sequence == 1 && previous == ShippedFrame.genesisChain(logID: id)
-        }
-        if event.sequence == 1 && !startsAtGenesis {
-          return finding(.forged, "the first event's chain value before it is not the log's genesis value")
+        if event.sequence == 1 {
+          guard let id = [UInt8](hexDigits: event.logID) else {
+            return finding(.forged, "its log id is not hexadecimal")
+          }
+          startsAtGenesis = previous == ShippedFrame.genesisChain(logID: id)
+          guard startsAtGenesis else {
+            return finding(.forged, "the first event's chain value before it is not the log's genesis value")
+          }
+          verifier = ChainVerifier(logID: id, key: key)
+        } else {
+          // Shipped after a retention cut (or a verification resumed mid-stream): the chain is taken from here.
+          verifier = ChainVerifier(after: LogAnchor(sequence: event.sequence - 1, chain: previous), key: key)
         }
       }
       open = OpenFrame(
@@ -115,28 +123,29 @@ struct RemoteChainWalk {
     expected = event.sequence + 1
     acceptedThrough = position
     guard let frame = open, UInt64(frame.records.count) == frame.count else { return nil }
-    let shipped = ShippedFrame(
+    let chained = ChainedFrame(
       firstSequence: frame.first, commitTime: frame.commitTime, records: frame.records,
-      previousChain: frame.previous,
       chain: event.chain ?? frame.previous)
-    guard shipped.chainHolds(key: key) else {
-      let span = frame.count == 1 ? "" : " (stream sequences \(frame.startPosition)...\(position))"
-      return RemoteFinding(
-        kind: .forged, streamSequence: frame.count == 1 ? position : frame.startPosition,
-        eventSequence: frame.first,
-        detail:
-          "the frame of events \(frame.first)...\(shipped.lastSequence)\(span) does not make its chain value"
-          + (keyed ? " (HMAC-SHA-256 with the key)" : " (SHA-256)") + ": an event in it was altered or forged"
-      )
+    guard var chain = verifier else { return nil }
+    if let problem = chain.verify(chained) {
+      let last = frame.first + UInt64(frame.records.count) - 1
+      switch problem {
+      case .undecodable(let record):
+        let index = record.sequence >= frame.first ? record.sequence - frame.first : 0
+        return RemoteFinding(
+          kind: .undecodable, streamSequence: frame.startPosition + index, eventSequence: record.sequence,
+          detail: "the chain holds but the event's record does not decode: \(record)")
+      default:
+        let span = frame.count == 1 ? "" : " (stream sequences \(frame.startPosition)...\(position))"
+        return RemoteFinding(
+          kind: .forged, streamSequence: frame.count == 1 ? position : frame.startPosition,
+          eventSequence: frame.first,
+          detail:
+            "the frame of events \(frame.first)...\(last)\(span): \(problem); an event in it was altered or forged"
+        )
+      }
     }
-    for (index, record) in frame.records.enumerated()
-    where !ShippedFrame.recordDecodes(record, sequence: frame.first + UInt64(index)) {
-      return RemoteFinding(
-        kind: .undecodable, streamSequence: frame.startPosition + UInt64(index),
-        eventSequence: frame.first + UInt64(index),
-        detail: "the chain holds but the event's record does not decode")
-    }
-    chain = shipped.chain
+    verifier = chain
     open = nil
     verifiedThrough = position
     verifiedEvent = event.sequence
