@@ -26,19 +26,27 @@ public struct RewindDebugger<State: Encodable & Sendable, Action: Codable & Send
   /// recorded reports nondeterminism rather than a change of behaviour.
   public var build: BuildIdentity { engine.build }
 
+  /// The app's identifier: bug reports of another app are refused; `nil` accepts any.
+  public var app: String?
+  /// The reducer's type, as generated tests name it.
+  let reducerType: String
+
   /// A debugger for logs of `reducer`'s actions, replayed from `initialState`; events of older schema
   /// versions are converted by `upcasters`, as the app's journal does. `build` is this build's identity
-  /// (by default the running program's, see ``BuildIdentity/current``).
+  /// (by default the running program's, see ``BuildIdentity/current``); `app` the app's identifier, which
+  /// a bug report must have been made by (any, when `nil`).
   public init<R: Reducer & Sendable>(
     name: String = "rewind", reducer: R, initialState: State, upcasters: EventUpcasters = EventUpcasters(),
-    build: BuildIdentity = .current
+    build: BuildIdentity = .current, app: String? = nil
   ) where R.State == State, R.Action == Action {
     self.name = name
+    self.app = app
     let reduce: @Sendable (inout State, Action) -> Void = { state, action in
       _ = reducer.reduce(into: &state, action: action)
     }
     replay = StateReplay(reduce: reduce, initialState: initialState, upcasters: upcasters)
     engine = ReplayEngine(reduce: reduce, build: build)
+    reducerType = String(reflecting: R.self)
   }
 
   /// Replays the log in `directory` through the reducer from the initial state, comparing every
@@ -86,7 +94,7 @@ public struct RewindDebugger<State: Encodable & Sendable, Action: Codable & Send
     var tool = RewindCommandLine.standard
     tool.name = name
     return tool.adding([
-      ReplayCommand.command(replay: replay), StateAtCommand.command(replay: replay),
+      ReplayCommand.command(debugger: self), StateAtCommand.command(replay: replay),
       DiffCommand.command(replay: replay), TimelineCommand.command(states: timelineStates),
     ])
   }

@@ -46,6 +46,19 @@ struct ReplayEngine<State: Encodable & Sendable, Action: Codable & Sendable>: Se
           + "fingerprints from there are compared with the device's replay of the redacted events")
     }
     guard input.lastSequence > input.baseSequence else { return report }
+    if let expected = input.baseFingerprint, try StateFingerprint.of(input.base) != expected {
+      report.divergence = Divergence(
+        kind: .decodeFailure,
+        event: DivergentEvent(
+          sequence: input.baseSequence, type: "start state", actor: nil, source: .system,
+          correlationID: input.baseSequence, timestamp: Date(timeIntervalSinceReferenceDate: 0), payload: ""),
+        lastAgreeing: max(1, input.baseSequence) - 1,
+        cause:
+          "the recording's start state (as of event \(input.baseSequence)) decodes into another value in "
+          + "this build: its state type changed (a field added, dropped or renamed) since it was recorded",
+        redactions: input.redactions(input.baseSequence...input.baseSequence))
+      return report
+    }
 
     var lastAgreeing = input.baseSequence
     var agreeingState = input.base

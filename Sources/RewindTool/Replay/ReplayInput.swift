@@ -22,6 +22,9 @@ struct ReplayInput<State: Sendable, Action: Codable & Sendable> {
   var describe: (UInt64) -> DivergentEvent?
   /// States the recording holds, oldest first, as trees: what a divergence is compared with.
   var recordedStates: [(source: RecordedStateSource, tree: JSONValue)] = []
+  /// The fingerprint the recording gives the start state (a report's, computed on the device from the
+  /// state it holds): a start state that decodes into another value in this build is a decode failure.
+  var baseFingerprint: StateFingerprint?
   /// For a redacted report: the fingerprints the device's replay of the redacted events computed, where
   /// they differ from the recorded ones; a replay compares with them there.
   var redactedFingerprints: [UInt64: StateFingerprint] = [:]
