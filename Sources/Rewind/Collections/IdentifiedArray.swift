@@ -422,11 +422,6 @@ extension IdentifiedArray: Hashable where Element: Hashable {
 
 extension IdentifiedArray: Sendable where Element: Sendable, Element.ID: Sendable {}
 
-extension IdentifiedArray: CustomStringConvertible {
-  /// The elements, written as an array literal.
-  public var description: String { Array(self).description }
-}
-
 extension IdentifiedArray: Encodable where Element: Encodable {
   /// Encodes the elements as an array: the same form as `[Element]`, and as every earlier version.
   public func encode(to encoder: any Encoder) throws {
