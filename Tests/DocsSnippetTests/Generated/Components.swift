@@ -6,11 +6,11 @@
 import Rewind
 import RewindComponents
 
-// Docs/Components.md:247
+// Docs/Components.md:248
 struct Note: EditableItem { var id: Int; var text: String }
 
 func snippetsOfComponents() async throws {
-  // Docs/Components.md:90
+  // Docs/Components.md:91
   var cell = SwipeCellState(
     left: [SwipeButton(title: "Flag", width: 80)],
     right: [SwipeButton(title: "Delete", width: 90), SwipeButton(title: "More", width: 90)])
@@ -26,14 +26,14 @@ func snippetsOfComponents() async throws {
   print(store.state.offset(at: 0.5))  // −180: where a frame at 0.5 s draws it (the move to −180 takes 0.3 s)
   // At 0.5 s the timer effect sends .animationFinished(id: 1): then store.state.offset is −180.
   do {
-    // Docs/Components.md:161
+    // Docs/Components.md:162
     var cell = ScrollSwipeCellState(layout: ScrollSwipeLayout(leftWidths: [40, 60], rightWidths: [70, 80]))
     let reducer = ScrollSwipeCell()
     _ = reducer.reduce(into: &cell, action: .dragged(x: 170))
     _ = reducer.reduce(into: &cell, action: .dragEnded(velocityPointsPerMillisecond: 0.4))
     print(String(describing: cell.scrollRequest))  // x 250, animated: the right buttons are open
     do {
-      // Docs/Components.md:188
+      // Docs/Components.md:189
       let template = SwipeCellState(right: [SwipeButton(title: "Archive", width: 90)])
       let mails = [Mail(id: 7, subject: "Lunch?"), Mail(id: 9, subject: "Re: Lunch?")]
       let now = 10.0  // the display time of the gesture, in seconds
@@ -45,7 +45,7 @@ func snippetsOfComponents() async throws {
       table.send(.touchDown(rowID: 9, location: SwipeVector(x: 40, y: 400), at: now + 1))  // hides row 7
       print(table.state.lastTouch?.consumed ?? false)  // true
       do {
-        // Docs/Components.md:207
+        // Docs/Components.md:208
         var configuration = TextEditConfiguration()
         configuration.isEditingEnabled = true
         configuration.maxTextLength = 40
@@ -60,7 +60,7 @@ func snippetsOfComponents() async throws {
         store.send(.input(location: 14, length: 0, replacement: "\n"))  // Return: validate and commit
         print(store.state.title)  // "Groceries list"
         do {
-          // Docs/Components.md:247
+          // Docs/Components.md:248
           let list = Store(
             initialState: EditableListState<Note>(),
             reducer: EditableList<Note>(rowTemplate: SwipeCellState(right: [SwipeButton(title: "Delete", width: 90)]),
@@ -76,7 +76,7 @@ func snippetsOfComponents() async throws {
           list.send(.swipe(IdentifiedAction(id: 1, action: .tapButton(index: 0, side: .rightToLeft, at: now))))  // deleted
           list.undo()  // back
           do {
-            // Docs/Components.md:278
+            // Docs/Components.md:279
             let reducer = CarouselReducer()
             let store = Store(
               initialState: CarouselState(itemWidth: 200, bounds: CarouselSize(width: 320, height: 480), type: .coverFlow),
