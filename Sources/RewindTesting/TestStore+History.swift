@@ -1,7 +1,7 @@
 import Rewind
 
 extension TestStore {
-  /// Whether an undo would take back a step: the store's ``Store/canUndo``, for asserting menus.
+  /// Whether an undo would take back a step: the store's `Store.canUndo`, for asserting menus.
   public var canUndo: Bool { store.canUndo }
 
   /// Whether a redo would bring back a step.
