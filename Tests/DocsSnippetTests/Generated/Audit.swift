@@ -6,7 +6,20 @@
 import Foundation
 import RewindLog
 
-// Docs/Audit.md:172
+// Docs/Audit.md:195
+/// The first problem of `frames`, shipped in order from the start of the log `logID`; nil when all verify.
+func firstProblem(of frames: [ChainedFrame], logID: [UInt8], key: ChainKey?) -> FrameProblem? {
+  var chain = ChainVerifier(logID: logID, key: key)
+  for frame in frames {
+    if let problem = chain.verify(frame) {  // .startsAfter(first:expected:), .chainMismatch, …
+      print("\(problem.kind) at event \(chain.nextSequence): \(problem)")
+      return problem
+    }
+  }
+  return nil
+}
+
+// Docs/Audit.md:221
 enum NoteAction: Codable, Sendable, VersionedAction {  // version 3
   static var schemaVersion: UInt64 { 3 }
   case add(title: String, pinned: Bool)
@@ -14,7 +27,7 @@ enum NoteAction: Codable, Sendable, VersionedAction {  // version 3
   case clear
 }
 
-// Docs/Audit.md:241
+// Docs/Audit.md:290
 enum TodoAction: Codable, Sendable {
   case add(String)
   case setTitle(index: Int, title: String)  // took over from rename(index:title:)
@@ -33,53 +46,65 @@ func snippetsOfAudit() async throws {
   // 2. Now and then, anchor the head somewhere the log's writer cannot rewrite: a short text.
   let anchorText = try store.fileJournal?.anchor()?.description  // "1:9f86d0…"
   try store.close()
-  // 3. Verify, later or elsewhere: the report names the first problem, if any.
+  // 3. Verify, later or elsewhere: the report names the first problem…
   let report = try LogAudit.verify(directory: audited, key: key, anchor: anchorText.flatMap(LogAnchor.init)) {
     progress in print("verified \(Int(progress.fraction * 100)) %")
   }
   if let problem = report.firstProblem { print(problem) }  // "deleted at event 812 (segment-…, byte 40960): …"
+  // …or, where any problem is an error, throws it.
+  try LogAudit.verify(directory: audited, key: key).requireIntact()
   // 4. Export.
   let exported = try LogAudit.export(
     directory: audited, to: .standardOutput, options: ExportOptions(format: .cloudEventsLines, key: key))
   print(exported)
   do {
-    // Docs/Audit.md:172
-    var upcasters = EventUpcasters()
-    upcasters.register("add", from: 1) { action in  // v1 add(String) → v2 add(text:pinned:)
-      .keyed([
-        .init(
-          key: "add",
-          value: .keyed([
-            .init(key: "text", value: action[path: "add", "_0"] ?? .string("")),
-            .init(key: "pinned", value: .bool(false)),
-          ]))
-      ])
+    // Docs/Audit.md:134
+    let report = try LogAudit.verify(directory: audited, key: key)
+    if let problem = report.firstProblem {                   // an AuditFinding
+      print("not as written from event \(problem.sequence): \(problem)")
+    } else {
+      print("verified events through \(report.lastSequence); head \(report.head?.description ?? "none")")
     }
-    upcasters.register("remove", from: 1, renamedTo: "delete") { action in
-      .keyed([.init(key: "delete", value: action["remove"] ?? .keyed([]))])
-    }
-    upcasters.registerUnchanged(["clear"], from: 1)
-    upcasters.register("add", from: 2) { action in  // v2 add(text:pinned:) → v3 add(title:pinned:)
-      guard case .keyed(var fields)? = action["add"], let text = fields.firstIndex(where: { $0.key == "text" })
-      else { return action }
-      fields[text].key = "title"
-      return .keyed([.init(key: "add", value: .keyed(fields))])
-    }
-    upcasters.registerUnchanged(["delete", "clear"], from: 2)
-    // Every read of the journal converts: a store's replay (Store.open(…, upcasters:)) and events(in:).
-    let notes = try FileJournal<NoteAction>(directory: "notes-v3", upcasters: upcasters)
-    try notes.close()
+    try LogAudit.verify(directory: audited, key: key).requireIntact()  // or: throws the first problem
     do {
-      // Docs/Audit.md:241
-      var retiring = EventUpcasters()
-      // `rename` did what `setTitle` does: read its events as that, and replay rebuilds the same states.
-      retiring.retire("rename") { action in
-        .keyed([.init(key: "setTitle", value: action["rename"] ?? .keyed([]))])
+      // Docs/Audit.md:221
+      var upcasters = EventUpcasters()
+      upcasters.register("add", from: 1) { action in  // v1 add(String) → v2 add(text:pinned:)
+        .keyed([
+          .init(
+            key: "add",
+            value: .keyed([
+              .init(key: "text", value: action[path: "add", "_0"] ?? .string("")),
+              .init(key: "pinned", value: .bool(false)),
+            ]))
+        ])
       }
-      // `archive`'s feature is gone, and the state it changed with it: read its events as the tombstone.
-      retiring.retire(["archive"], toTombstone: "retired")
-      let todos = try FileJournal<TodoAction>(directory: "todos", upcasters: retiring)
-      try todos.close()
+      upcasters.register("remove", from: 1, renamedTo: "delete") { action in
+        .keyed([.init(key: "delete", value: action["remove"] ?? .keyed([]))])
+      }
+      upcasters.registerUnchanged(["clear"], from: 1)
+      upcasters.register("add", from: 2) { action in  // v2 add(text:pinned:) → v3 add(title:pinned:)
+        guard case .keyed(var fields)? = action["add"], let text = fields.firstIndex(where: { $0.key == "text" })
+        else { return action }
+        fields[text].key = "title"
+        return .keyed([.init(key: "add", value: .keyed(fields))])
+      }
+      upcasters.registerUnchanged(["delete", "clear"], from: 2)
+      // Every read of the journal converts: a store's replay (Store.open(…, upcasters:)) and events(in:).
+      let notes = try FileJournal<NoteAction>(directory: "notes-v3", upcasters: upcasters)
+      try notes.close()
+      do {
+        // Docs/Audit.md:290
+        var retiring = EventUpcasters()
+        // `rename` did what `setTitle` does: read its events as that, and replay rebuilds the same states.
+        retiring.retire("rename") { action in
+          .keyed([.init(key: "setTitle", value: action["rename"] ?? .keyed([]))])
+        }
+        // `archive`'s feature is gone, and the state it changed with it: read its events as the tombstone.
+        retiring.retire(["archive"], toTombstone: "retired")
+        let todos = try FileJournal<TodoAction>(directory: "todos", upcasters: retiring)
+        try todos.close()
+      }
     }
   }
 }

@@ -86,12 +86,12 @@ struct Refresh: Reducer {
   }
 }
 
-// Docs/GettingStarted.md:382
+// Docs/GettingStarted.md:394
 extension Mail: Differentiable {
   var differenceIdentifier: Int { id }  // which row is which; content changes are found with ==
 }
 
-// Docs/GettingStarted.md:414
+// Docs/GettingStarted.md:426
 @Test func flagging() async {
   let store = TestStore(initialState: Inbox.State(mails: [Mail(id: 1, subject: "Hi")]), reducer: Inbox())
   store.send(.mail(IdentifiedAction(id: 1, action: .toggleFlag))) {
@@ -163,29 +163,39 @@ func snippetsOfGettingStarted() async throws {
                 print(reopened.state.mails.count, reopened.sequence)   // 1 1
                 try reopened.close()
                 do {
-                  // Docs/GettingStarted.md:356
-                  let history = HistoryConfiguration<Inbox.Action> { action in
-                    switch action {
-                    case .mail(let row) where row.action == .toggleFlag: .step(name: "Flag")
-                    case .mail: .coalesce(key: "typing", window: .seconds(1), name: "Typing")
-                    case .received, .delete: .step(name: "Edit")
-                    case .draft, .compose: .ignore
-                    }
+                  // Docs/GettingStarted.md:354
+                  let report = try LogAudit.verify(directory: directory)  // an AuditReport; read it
+                  if let problem = report.firstProblem {  // the first event that is not as written, and where
+                    print("not as written from event \(problem.sequence): \(problem)")
+                  } else {
+                    print("\(report.lastSequence) events verified; anchor \(report.head?.description ?? "none")")
                   }
-                  let undoable = Store(initialState: Inbox.State(), reducer: Inbox(), history: history)
-                  undoable.send(.received(Mail(id: 1, subject: "Hi")))
-                  undoable.send(.mail(IdentifiedAction(id: 1, action: .toggleFlag)))
-                  undoable.undo()                  // an event too: "back to the state as of #1"
-                  undoable.redo()
-                  print(undoable.undoStepName ?? "nothing to undo")   // "Flag"
+                  try LogAudit.verify(directory: directory).requireIntact()  // or: throw the first problem, if any
                   do {
-                    // Docs/GettingStarted.md:382
-                    for await update in inbox.changesets(of: \.mails) {
-                      if update.isInitial {
-                        print("\(update.elements.count) rows")   // reload the table from update.elements
-                      } else {
-                        for stage in update.changeset {          // one batch update per stage, in order
-                          print("deleted \(stage.elementDeleted), inserted \(stage.elementInserted)")
+                    // Docs/GettingStarted.md:368
+                    let history = HistoryConfiguration<Inbox.Action> { action in
+                      switch action {
+                      case .mail(let row) where row.action == .toggleFlag: .step(name: "Flag")
+                      case .mail: .coalesce(key: "typing", window: .seconds(1), name: "Typing")
+                      case .received, .delete: .step(name: "Edit")
+                      case .draft, .compose: .ignore
+                      }
+                    }
+                    let undoable = Store(initialState: Inbox.State(), reducer: Inbox(), history: history)
+                    undoable.send(.received(Mail(id: 1, subject: "Hi")))
+                    undoable.send(.mail(IdentifiedAction(id: 1, action: .toggleFlag)))
+                    undoable.undo()                  // an event too: "back to the state as of #1"
+                    undoable.redo()
+                    print(undoable.undoStepName ?? "nothing to undo")   // "Flag"
+                    do {
+                      // Docs/GettingStarted.md:394
+                      for await update in inbox.changesets(of: \.mails) {
+                        if update.isInitial {
+                          print("\(update.elements.count) rows")   // reload the table from update.elements
+                        } else {
+                          for stage in update.changeset {          // one batch update per stage, in order
+                            print("deleted \(stage.elementDeleted), inserted \(stage.elementInserted)")
+                          }
                         }
                       }
                     }

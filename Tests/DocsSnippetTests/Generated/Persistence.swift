@@ -32,12 +32,18 @@ func snippetsOfPersistence() async throws {
   }
   try store.close()  // stop the store, write the last events and release the directory
   do {
-    // Docs/Persistence.md:291
+    // Docs/Persistence.md:250
+    let report = try LogAudit.verify(directory: path)  // a keyed log: key: its ChainKey
+    if let problem = report.firstProblem { print(problem) }  // "modified at event 812 (segment-…, byte 40960): …"
+    try LogAudit.verify(directory: path).requireIntact()  // or: any problem is an error
     do {
-      let reopened = try Store.open(directory: path, initialState: Notes.State(), reducer: Notes())
-      try reopened.close()
-    } catch let error as FileJournalError where error.code == .tampered || error.code == .corrupted {
-      print("damaged log: \(error); a repair keeps events 1...\(error.lastGoodSequence ?? 0)")
+      // Docs/Persistence.md:299
+      do {
+        let reopened = try Store.open(directory: path, initialState: Notes.State(), reducer: Notes())
+        try reopened.close()
+      } catch let error as FileJournalError where error.code == .tampered || error.code == .corrupted {
+        print("damaged log: \(error); a repair keeps events 1...\(error.lastGoodSequence ?? 0)")
+      }
     }
   }
 }
