@@ -72,6 +72,13 @@ let package = Package(
         "rewind-crash-child",
       ]),
     .testTarget(
+      // The guides' Swift blocks, written into Generated/ by Scripts/docs-snippets.sh: the build compiles
+      // them, and a test fails when they are out of date with README.md and Docs/.
+      name: "DocsSnippetTests",
+      dependencies: [
+        "Rewind", "RewindDiff", "RewindLog", "RewindTesting", "RewindComponents", "RewindShip", "RewindTool",
+      ]),
+    .testTarget(
       // Runs the real `rewind` executable: depending on it makes `swift test` build it.
       name: "RewindToolTests",
       dependencies: ["RewindTool", "RewindLog", "Rewind", "RewindTesting", "RewindTestSupport", "rewind"]),

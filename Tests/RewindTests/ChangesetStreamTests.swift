@@ -138,7 +138,7 @@ private func consume(_ store: Store<RowList.State, RowList.Action>, seed: UInt64
           if Int.random(in: 0..<50, using: &pacing) == 0 { await Task.yield() }
         }
         // Every subscriber is handed the newest state if its rows changed since its last delivery, then ends.
-        store.shutdown()
+        #expect(throws: Never.self) { try store.close() }
         return Observation()
       }
       var all: [Observation] = []
@@ -270,7 +270,7 @@ private func consume(_ store: Store<RowList.State, RowList.Action>, seed: UInt64
     #expect(store.hub.subscriberCount == 0)
   }
 
-  @Test func shutdownFinishesEveryStream() async {
+  @Test func closeFinishesEveryStream() async throws {
     let store = Store(initialState: RowList.State(), reducer: RowList())
     let consumers = (0..<5).map { _ in
       Task {
@@ -281,7 +281,7 @@ private func consume(_ store: Store<RowList.State, RowList.Action>, seed: UInt64
     }
     while store.hub.subscriberCount < 5 { await Task.yield() }
     store.send(.insert(RowList.Row(id: 1, title: "a"), at: 0))
-    store.shutdown()
+    try store.close()
     for consumer in consumers { #expect(await consumer.value == 1, "each got the newest state, then ended") }
     var late = store.changesets(of: \.rows).makeAsyncIterator()
     #expect(await late.next()?.isInitial == true)

@@ -8,6 +8,19 @@
 /// costs about the same as of a small one. Small collections (up to one leaf of 16 to 64 elements) are one
 /// contiguous buffer.
 ///
+/// Editing, each O(log n) unless said (Docs/GettingStarted.md has the whole table):
+///
+/// ```swift
+/// rows.append(row)                    // at the end, unless its id is present: (inserted, index)
+/// rows.insert(row, at: 0)             // at a position, the same way
+/// rows[id: 7]?.isDone = true          // in place, by id; the id must not change
+/// rows[id: 8] = row                   // replace by id, or append when absent
+/// rows[id: 8] = nil                   // remove by id; `remove(id:)` also returns it
+/// rows.remove(at: 0)                  // by position
+/// rows.move(from: 0, to: 3)           // the element at 0 ends up at 3 (amortized)
+/// rows.sort { $0.title < $1.title }   // O(n log n); `removeAll(where:)` and `filter` O(n)
+/// ```
+///
 /// Storage: the elements in a B+-tree of contiguous leaves, each element tagged with an order label that
 /// increases along the collection; and an index from each id to its element's label, itself a B+-tree
 /// ordered by the id's hash. A lookup by id reads the label from the index, then finds the element by label
@@ -421,11 +434,6 @@ extension IdentifiedArray: Hashable where Element: Hashable {
 }
 
 extension IdentifiedArray: Sendable where Element: Sendable, Element.ID: Sendable {}
-
-extension IdentifiedArray: CustomStringConvertible {
-  /// The elements, written as an array literal.
-  public var description: String { Array(self).description }
-}
 
 extension IdentifiedArray: Encodable where Element: Encodable {
   /// Encodes the elements as an array: the same form as `[Element]`, and as every earlier version.

@@ -198,11 +198,6 @@ extension PersistentArray: Hashable where Element: Hashable {
 extension PersistentArray: Sendable where Element: Sendable {}
 extension PersistentArray.Iterator: Sendable where Element: Sendable {}
 
-extension PersistentArray: CustomStringConvertible {
-  /// The elements, written as an array literal.
-  public var description: String { Array(self).description }
-}
-
 extension PersistentArray: Encodable where Element: Encodable {
   /// Encodes the elements as an array (the same form as `[Element]`).
   public func encode(to encoder: any Encoder) throws {

@@ -38,15 +38,15 @@ public final class Store<State: Sendable, Action: Sendable>: ScopedStore<State, 
   ///   - diagnostics: told of ``Diagnostic``s, such as an action for a missing element. By default they
   ///     are printed to standard error.
   ///   - dependencies: overrides the live ``DependencyValues`` that effects see.
-  public convenience init<R: Reducer & Sendable>(
+  public convenience init(
     initialState: State,
-    reducer: R,
+    reducer: some Reducer<State, Action>,
     clock: some EventClock = .system,
     actor: String? = nil,
     history: HistoryConfiguration<Action> = .standard,
     diagnostics: @escaping @Sendable (Diagnostic) -> Void = Store.printDiagnostic,
     dependencies: (inout DependencyValues) -> Void = { _ in }
-  ) where R.State == State, R.Action == Action {
+  ) {
     // An empty journal: recovery replays nothing and cannot fail.
     do {
       try self.init(
@@ -66,16 +66,16 @@ public final class Store<State: Sendable, Action: Sendable>: ScopedStore<State, 
   ///   ``HistoryError`` when a recorded jump names a state that cannot be rebuilt.
   /// - Complexity: O(events in the journal).
   @inlinable
-  public convenience init<R: Reducer & Sendable>(
+  public convenience init(
     initialState: State,
-    reducer: R,
+    reducer: some Reducer<State, Action>,
     journal: some Journal<Action>,
     clock: some EventClock = .system,
     actor: String? = nil,
     history: HistoryConfiguration<Action> = .standard,
     diagnostics: @escaping @Sendable (Diagnostic) -> Void = Store.printDiagnostic,
     dependencies: (inout DependencyValues) -> Void = { _ in }
-  ) throws where R.State == State, R.Action == Action {
+  ) throws {
     try self.init(
       origin: initialState, at: 0, reducer: reducer, journal: journal, clock: clock, actor: actor,
       history: history, diagnostics: diagnostics, dependencies: dependencies)
@@ -92,12 +92,13 @@ public final class Store<State: Sendable, Action: Sendable>: ScopedStore<State, 
   /// Inlinable, with the replay loop, so that replay is specialized for the app's types where the store is
   /// opened: unspecialized, generic metadata lookups were a large part of each replayed event.
   @inlinable
-  public convenience init<R: Reducer & Sendable>(
-    origin: State, at sequence: UInt64, reducer: R, journal: some Journal<Action>, clock: some EventClock,
+  public convenience init(
+    origin: State, at sequence: UInt64, reducer: some Reducer<State, Action>, journal: some Journal<Action>,
+    clock: some EventClock,
     actor: String?, history: HistoryConfiguration<Action>,
     diagnostics: @escaping @Sendable (Diagnostic) -> Void,
     dependencies: (inout DependencyValues) -> Void = { _ in }, genesis: State? = nil
-  ) throws where R.State == State, R.Action == Action {
+  ) throws {
     let reduce: @Sendable (inout State, Action) -> Effect<Action> = { reducer.reduce(into: &$0, action: $1) }
     var recovered = StoreHistory(
       origin: origin, sequence: sequence, genesis: genesis,

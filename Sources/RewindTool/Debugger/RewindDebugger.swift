@@ -35,10 +35,10 @@ public struct RewindDebugger<State: Encodable & Sendable, Action: Codable & Send
   /// versions are converted by `upcasters`, as the app's journal does. `build` is this build's identity
   /// (by default the running program's, see ``BuildIdentity/current``); `app` the app's identifier, which
   /// a bug report must have been made by (any, when `nil`).
-  public init<R: Reducer & Sendable>(
-    name: String = "rewind", reducer: R, initialState: State, upcasters: EventUpcasters = EventUpcasters(),
-    build: BuildIdentity = .current, app: String? = nil
-  ) where R.State == State, R.Action == Action {
+  public init(
+    name: String = "rewind", reducer: some Reducer<State, Action>, initialState: State,
+    upcasters: EventUpcasters = EventUpcasters(), build: BuildIdentity = .current, app: String? = nil
+  ) {
     self.name = name
     self.app = app
     let reduce: @Sendable (inout State, Action) -> Void = { state, action in
@@ -46,7 +46,7 @@ public struct RewindDebugger<State: Encodable & Sendable, Action: Codable & Send
     }
     replay = StateReplay(reduce: reduce, initialState: initialState, upcasters: upcasters)
     engine = ReplayEngine(reduce: reduce, build: build)
-    reducerType = String(reflecting: R.self)
+    reducerType = String(reflecting: type(of: reducer))
   }
 
   /// Replays the log in `directory` through the reducer from the initial state, comparing every
