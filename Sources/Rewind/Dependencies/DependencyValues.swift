@@ -36,8 +36,12 @@ public struct DependencyValues: Sendable {
   }
 
   /// The values installed for the current task: the running effect's store values, with the overrides
-  /// of the reducers above it. Outside any effect, the live defaults.
-  public static var current: DependencyValues { taskLocal }
+  /// of the reducers above it; while a store reduces, that store's values with the overrides of the
+  /// reducers around the running one. Outside any effect or reduce, the live defaults.
+  public static var current: DependencyValues {
+    if let session = DrawSession.current { return session.dependencies }
+    return taskLocal
+  }
 
   @TaskLocal static var taskLocal = DependencyValues(context: .live)
 
