@@ -2,8 +2,9 @@ import Foundation
 import Rewind
 
 /// An app that composes two children, as apps do: a counter under `Scope`, and rows (a title and a flag
-/// each) under `forEach`. Its action paths are hand-written or made from the case alone
-/// (`.case(Action.counter)`), built in `body` on every send as an app writes them.
+/// each) under `forEach`. Its action paths are hand-written (`static let`s), or made from the case alone
+/// (`.case(Action.counter)`): in `body`, so built on every send, as an app writes them, or once, in
+/// `static let`s.
 struct BenchScopedApp: Reducer {
   struct Row: Identifiable, Equatable, Sendable {
     var id: Int
@@ -27,17 +28,38 @@ struct BenchScopedApp: Reducer {
       embed: Action.counter, extract: { if case .counter(let action) = $0 { action } else { nil } })
     static let rowsPath = ActionPath<Action, IdentifiedAction<Int, RowAction>>(
       embed: Action.rows, extract: { if case .rows(let action) = $0 { action } else { nil } })
+    static let counterCase = ActionPath(Action.counter)
+    static let rowsCase = ActionPath(Action.rows)
   }
 
-  let reflected: Bool
+  /// How the action paths are made.
+  enum Paths: String, CaseIterable { case handwritten, reflected, reflectedStatic = "reflected-static" }
+
+  let paths: Paths
+
+  var counterPath: ActionPath<Action, BenchCounter.Action> {
+    switch paths {
+    case .handwritten: Action.counterPath
+    case .reflected: .case(Action.counter)
+    case .reflectedStatic: Action.counterCase
+    }
+  }
+
+  var rowsPath: ActionPath<Action, IdentifiedAction<Int, RowAction>> {
+    switch paths {
+    case .handwritten: Action.rowsPath
+    case .reflected: .case(Action.rows)
+    case .reflectedStatic: Action.rowsCase
+    }
+  }
 
   var body: some Reducer<State, Action> {
-    Scope(state: \.counter, action: reflected ? .case(Action.counter) : Action.counterPath) { BenchCounter() }
+    Scope(state: \.counter, action: counterPath) { BenchCounter() }
     Reduce<State, Action> { state, action in
       if case .rename(let title) = action, !state.rows.isEmpty { state.rows[0].title = title }
       return .none
     }
-    .forEach(\.rows, action: reflected ? .case(Action.rows) : Action.rowsPath) {
+    .forEach(\.rows, action: rowsPath) {
       Reduce<Row, RowAction> { row, _ in
         row.isDone.toggle()
         return .none
@@ -51,34 +73,36 @@ struct BenchScopedApp: Reducer {
 }
 
 /// `dispatch/scoped-*`: sends through the composed app, the hand-written paths as the baseline of the
-/// paths made from cases, measured alternately in one process. The small case sends counter actions to an
-/// app without rows; the app-shaped one toggles rows of 5,000 by id.
+/// paths made from cases, measured in turn in one process. The small case sends counter actions to an
+/// app without rows; the app-shaped one toggles rows of 5,000 by id. `REWIND_BENCH_PATHS` picks one kind
+/// of path (for callgrind).
 func reportScopedDispatch(sends: Int, reporter: Reporter) {
+  let only = ProcessInfo.processInfo.environment["REWIND_BENCH_PATHS"].flatMap(BenchScopedApp.Paths.init)
+  let kinds = only.map { [$0] } ?? BenchScopedApp.Paths.allCases
   for rowCount in [0, 5_000] {
-    var handWritten: [Double] = []
-    var reflected: [Double] = []
+    var samples: [BenchScopedApp.Paths: [Double]] = [:]
     for run in 0..<5 {
-      let manual = scopedSendRate(reflected: false, rows: rowCount, sends: sends)
-      let fromCases = scopedSendRate(reflected: true, rows: rowCount, sends: sends)
-      if run > 0 {  // the first run warms up
-        handWritten.append(manual)
-        reflected.append(fromCases)
+      for paths in kinds {
+        let rate = scopedSendRate(paths: paths, rows: rowCount, sends: sends)
+        if run > 0 { samples[paths, default: []].append(rate) }  // the first run warms up
       }
     }
     let suffix = rowCount == 0 ? "" : "-rows=\(rowCount)"
-    reporter.report(
-      Measurement(name: "dispatch/scoped-handwritten\(suffix)", unit: "sends/s", median: median(handWritten)))
-    reporter.report(
-      Measurement(
-        name: "dispatch/scoped-reflected\(suffix)", unit: "sends/s", median: median(reflected),
-        baseline: median(handWritten)))
+    let baseline = samples[.handwritten].map(median)
+    for paths in kinds {
+      reporter.report(
+        Measurement(
+          name: "dispatch/scoped-\(paths.rawValue)\(suffix)", unit: "sends/s",
+          median: median(samples[paths] ?? []),
+          baseline: paths == .handwritten ? nil : baseline))
+    }
   }
 }
 
-private func scopedSendRate(reflected: Bool, rows: Int, sends: Int) -> Double {
+private func scopedSendRate(paths: BenchScopedApp.Paths, rows: Int, sends: Int) -> Double {
   let store = Store(
-    initialState: BenchScopedApp.State(rows: BenchScopedApp.rows(rows)),
-    reducer: BenchScopedApp(reflected: reflected))
+    initialState: BenchScopedApp.State(rows: BenchScopedApp.rows(rows)), reducer: BenchScopedApp(paths: paths)
+  )
   let seconds = time {
     if rows == 0 {
       for _ in 0..<sends { store.send(.counter(.increment)) }

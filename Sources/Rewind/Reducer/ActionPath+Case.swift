@@ -18,8 +18,8 @@ extension ActionPath {
   /// Cost: the first value of each case is reflected with `Mirror` once per process; after that, finding
   /// a value's case is a call to the enum's `getEnumTag` value witness and an atomic load, and reading a
   /// payload stored in place is a copy. Payloads that are not stored as themselves (indirect cases,
-  /// existentials, classes, `Void`) are read with `Mirror` each time a value of their case is extracted,
-  /// which costs microseconds. A hand-written path (``init(embed:extract:)``) stays the cheapest: prefer it for the
+  /// existentials, classes) are read with `Mirror` each time a value of their case is extracted, which
+  /// costs microseconds. A hand-written path (``init(embed:extract:)``) stays the cheapest: prefer it for the
   /// actions a hot path sends thousands of times a second (see Docs/Performance.md, `dispatch/scoped-*`).
   ///
   /// - Parameter embed: the enum case, as a function from its payload to the enum.

@@ -28,7 +28,7 @@ final class EnumCases: @unchecked Sendable {
     /// The case has no payload.
     @usableFromInline static var noPayload: UInt { 1 }
     /// The payload is read with `Mirror` and a dynamic cast: an indirect case, an existential, a class,
-    /// `Void`, or any payload not shown to be stored as itself.
+    /// or any payload not shown to be stored as itself.
     @usableFromInline static var reflected: UInt { 2 }
     /// The payload is stored as a value of the type in the high bits: projected out of a copy.
     @usableFromInline static var inPlace: UInt { 3 }
@@ -45,17 +45,34 @@ final class EnumCases: @unchecked Sendable {
 
   // Never deinitialized: instances live in the registry for the life of the process.
 
+  /// Tables recently asked for, by their enum's metadata address (the address of a table, which the
+  /// registry keeps forever): a path built on every send (in a `body`) finds its table with one atomic
+  /// load instead of the registry's lock. Two enums that share an entry only take turns in it.
+  private nonisolated(unsafe) static let recent: UnsafeMutablePointer<Atomic<UInt>> = {
+    let entries = UnsafeMutablePointer<Atomic<UInt>>.allocate(capacity: recentCount)
+    for index in 0..<recentCount { (entries + index).initialize(to: Atomic(0)) }
+    return entries
+  }()
+  private static let recentCount = 64
+
   /// The cases of `Root`, shared by all paths into it; `nil` when `Root` is not an enum.
   @usableFromInline
   static func of<Root>(_: Root.Type) -> EnumCases? {
     let type = metadata(of: Root.self)
+    let entry = Int((UInt(bitPattern: type) >> 4) % UInt(recentCount))
+    if let recent = UnsafeRawPointer(bitPattern: recent[entry].load(ordering: .acquiring)) {
+      let cases = Unmanaged<EnumCases>.fromOpaque(recent).takeUnretainedValue()
+      if cases.type == type { return cases }
+    }
     guard rewind_is_enum(type) != 0 else { return nil }
-    return registry.withLock { registry in
+    let cases = registry.withLock { registry in
       if let known = registry[ObjectIdentifier(Root.self)] { return known }
       let made = EnumCases(type: type)
       registry[ObjectIdentifier(Root.self)] = made
       return made
     }
+    recent[entry].store(UInt(bitPattern: Unmanaged.passUnretained(cases).toOpaque()), ordering: .releasing)
+    return cases
   }
 
   /// The address of `type`'s metadata.
@@ -91,10 +108,12 @@ final class EnumCases: @unchecked Sendable {
     return rewind_same_tuple_layout(a, b) != 0
   }
 
-  /// The payload of `root`, whose case's payload is stored as a `Value`: projected out of a copy.
+  /// The payload of `root`, whose case's payload is stored as a `Value`: projected out of a copy. A
+  /// `Value` of no size (`case tap(Void)`, an enum of one case) has one value, made without reading.
   @inlinable
   func readInPlace<Root, Value>(_ root: Root, as _: Value.Type) -> Value? {
-    withUnsafeTemporaryAllocation(
+    if MemoryLayout<Value>.size == 0 { return unsafeBitCast((), to: Value.self) }
+    return withUnsafeTemporaryAllocation(
       byteCount: MemoryLayout<Root>.size, alignment: MemoryLayout<Root>.alignment
     ) { buffer -> Value? in
       guard let base = buffer.baseAddress else { return nil }
@@ -140,7 +159,7 @@ final class EnumCases: @unchecked Sendable {
     case 0x200, 0x201, 0x202, 0x301: break  // a struct, an enum, an optional, a tuple
     default: return Slot.reflected
     }
-    guard size > 0, size <= MemoryLayout<Root>.size, UInt(bitPattern: payloadType) & Slot.modeMask == 0 else {
+    guard size <= MemoryLayout<Root>.size, UInt(bitPattern: payloadType) & Slot.modeMask == 0 else {
       return Slot.reflected
     }
     let tag = withUnsafePointer(to: root) { rewind_enum_tag($0, type) }

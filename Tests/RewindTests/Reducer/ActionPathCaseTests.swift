@@ -228,6 +228,20 @@ private let samples: [Shape] = [
     let ping = ActionPath(Signal.ping)
     #expect(ping.extract(.ping(())) != nil)
     #expect(ping.extract(.pong(())) == nil)
+
+    enum One: Equatable, Sendable { case only }
+    enum Parent: Equatable, Sendable {
+      case first(One)
+      case second(One)
+      indirect case boxed(One)
+    }
+    for _ in 0..<2 {
+      #expect(ActionPath(Parent.first).extract(.first(.only)) == .only)
+      #expect(ActionPath(Parent.first).extract(.second(.only)) == nil)
+      #expect(ActionPath(Parent.second).extract(.first(.only)) == nil)
+      #expect(ActionPath(Parent.boxed).extract(.boxed(.only)) == .only)
+      #expect(ActionPath(Parent.boxed).extract(.first(.only)) == nil)
+    }
   }
 
   @Test func readsExistentialAndClassPayloadsByCasting() {

@@ -27,10 +27,14 @@ import Testing
     case any(any Sendable)
     case object(Box)
     case void(Void)
+    case single(Single)
     case none
   }
 
   private final class Box: Sendable {}
+
+  /// An enum of one case: a payload of no size.
+  private enum Single: Equatable, Sendable { case only }
 
   private func mode(of value: Shapes) -> UInt {
     guard let cases = EnumCases.of(Shapes.self) else { return .max }
@@ -40,13 +44,13 @@ import Testing
   @Test func valuesStoredAsThemselvesAreReadInPlace() {
     let inPlace: [Shapes] = [
       .int(1), .text("a"), .labeled(id: 2), .pair(1, "b"), .labeledPair(from: 1, to: 2), .inner(.b(3)),
-      .optional(nil), .row(Row(id: 1, title: "Milk", isDone: true)),
+      .optional(nil), .row(Row(id: 1, title: "Milk", isDone: true)), .void(()), .single(.only),
     ]
     for value in inPlace { #expect(mode(of: value) == EnumCases.Slot.inPlace, "\(value)") }
   }
 
-  @Test func boxedHiddenOrEmptyPayloadsAreReflected() {
-    for value: Shapes in [.boxed(1), .any(1), .any("text"), .object(Box()), .void(())] {
+  @Test func boxedOrHiddenPayloadsAreReflected() {
+    for value: Shapes in [.boxed(1), .any(1), .any("text"), .object(Box())] {
       #expect(mode(of: value) == EnumCases.Slot.reflected, "\(value)")
     }
     #expect(mode(of: .none) == EnumCases.Slot.noPayload)
