@@ -63,12 +63,16 @@ private func countingUUIDs() -> UUIDGenerator {
 /// is handed the same values as the baseline, measured alternately in one process; on one row and on rows
 /// of 5,000. Then the memory the in-memory journal holds per event, with and without the two draws.
 func reportRecordedDraws(sends: Int, reporter: Reporter) {
-  for rowCount in [1, 5_000] {
+  let environment = ProcessInfo.processInfo.environment
+  // For callgrind: REWIND_BENCH_DRAWS=drawn or =given runs one kind of send, REWIND_BENCH_ROWS one size.
+  let only = environment["REWIND_BENCH_DRAWS"]
+  let onlyRows = environment["REWIND_BENCH_ROWS"].flatMap { Int($0) }
+  for rowCount in [1, 5_000] where onlyRows == nil || onlyRows == rowCount {
     var given: [Double] = []
     var drawn: [Double] = []
     for run in 0..<5 {
-      let handed = stampRate(drawing: false, rows: rowCount, sends: sends)
-      let recorded = stampRate(drawing: true, rows: rowCount, sends: sends)
+      let handed = only == "drawn" ? 0 : stampRate(drawing: false, rows: rowCount, sends: sends)
+      let recorded = only == "given" ? 0 : stampRate(drawing: true, rows: rowCount, sends: sends)
       if run > 0 {
         given.append(handed)
         drawn.append(recorded)
@@ -80,6 +84,7 @@ func reportRecordedDraws(sends: Int, reporter: Reporter) {
         name: "dispatch/recorded-draws\(suffix)", unit: "sends/s", median: median(drawn),
         baseline: median(given)))
   }
+  if only != nil || onlyRows != nil { return }
   let events = 200_000
   let without = journalBytesPerEvent(drawing: false, events: events)
   let with = journalBytesPerEvent(drawing: true, events: events)

@@ -74,12 +74,14 @@ struct BenchScopedApp: Reducer {
 
 /// `dispatch/scoped-*`: sends through the composed app, the hand-written paths as the baseline of the
 /// paths made from cases, measured in turn in one process. The small case sends counter actions to an
-/// app without rows; the app-shaped one toggles rows of 5,000 by id. `REWIND_BENCH_PATHS` picks one kind
-/// of path (for callgrind).
+/// app without rows; the app-shaped one toggles rows of 5,000 by id. For callgrind, `REWIND_BENCH_PATHS`
+/// picks one kind of path and `REWIND_BENCH_ROWS` one size (0 or 5000).
 func reportScopedDispatch(sends: Int, reporter: Reporter) {
-  let only = ProcessInfo.processInfo.environment["REWIND_BENCH_PATHS"].flatMap(BenchScopedApp.Paths.init)
+  let environment = ProcessInfo.processInfo.environment
+  let only = environment["REWIND_BENCH_PATHS"].flatMap(BenchScopedApp.Paths.init)
   let kinds = only.map { [$0] } ?? BenchScopedApp.Paths.allCases
-  for rowCount in [0, 5_000] {
+  let onlyRows = environment["REWIND_BENCH_ROWS"].flatMap { Int($0) }
+  for rowCount in [0, 5_000] where onlyRows == nil || onlyRows == rowCount {
     var samples: [BenchScopedApp.Paths: [Double]] = [:]
     for run in 0..<5 {
       for paths in kinds {

@@ -21,11 +21,12 @@ package final class DrawSession: @unchecked Sendable {
     var drawn = 0
   }
 
+  @usableFromInline
   struct State {
     var sequence: UInt64 = 0
-    var timestamp = Date(timeIntervalSinceReferenceDate: 0)
+    @usableFromInline var timestamp = Date(timeIntervalSinceReferenceDate: 0)
     /// Recording: what the reducer drew. Replaying: the event's recorded draws.
-    var draws: [RecordedDraw] = []
+    @usableFromInline var draws: [RecordedDraw] = []
     var uuid = Cursor()
     var date = Cursor()
     var random = Cursor()
@@ -41,8 +42,9 @@ package final class DrawSession: @unchecked Sendable {
   package let isReplaying: Bool
   /// The store's dependency values: what `@Dependency` reads during the reduce.
   @usableFromInline let base: DependencyValues
-  /// Behind a pointer: a class's stored `var`s cost a dynamic exclusivity check per access.
-  private let state: UnsafeMutablePointer<State>
+  /// Behind a pointer: a class's stored `var`s cost a dynamic exclusivity check per access. A store's
+  /// send path writes the timestamp and reads the draws through it, without a call or a retain.
+  @usableFromInline let state: UnsafeMutablePointer<State>
 
   /// A session that records (`replaying` false) or replays, reading `dependencies` for the reducer.
   @usableFromInline
@@ -76,16 +78,14 @@ package final class DrawSession: @unchecked Sendable {
     return try withExtendedLifetime(self) { try body() }
   }
 
-  /// Starts recording the draws of an event stamped `timestamp`.
+  /// The session's address, as the thread variable holds it (the session must be kept alive).
   @usableFromInline
-  func beginRecording(at timestamp: Date) {
-    state.pointee.timestamp = timestamp
-  }
+  var address: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
 
-  /// The draws recorded since ``beginRecording(at:)``, leaving none.
-  @usableFromInline
-  func takeDraws() -> [RecordedDraw] {
-    if state.pointee.draws.isEmpty { return [] }
+  /// The draws recorded since the timestamp was set, leaving none; `nil` when there are none.
+  @inlinable
+  static func takeDraws(from state: UnsafeMutablePointer<State>) -> [RecordedDraw]? {
+    if state.pointee.draws.isEmpty { return nil }
     var taken: [RecordedDraw] = []
     swap(&taken, &state.pointee.draws)
     return taken
@@ -96,7 +96,7 @@ package final class DrawSession: @unchecked Sendable {
   package func beginReplaying(_ event: Event<some Any>) {
     state.pointee.sequence = event.sequence
     state.pointee.timestamp = event.timestamp
-    state.pointee.draws = event.draws
+    state.pointee.draws = event.recordedDraws ?? []
     state.pointee.uuid = Cursor()
     state.pointee.date = Cursor()
     state.pointee.random = Cursor()

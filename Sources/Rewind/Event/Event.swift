@@ -15,7 +15,14 @@ public struct Event<Action> {
   public var payload: EventPayload<Action>
   /// The values the reducer drew from recorded dependencies while it applied the action, in order: what
   /// every replay of the event draws again. Empty for most events (see ``RecordedDraw``).
-  public var draws: [RecordedDraw]
+  @inlinable
+  public var draws: [RecordedDraw] {
+    get { recordedDraws ?? [] }
+    set { recordedDraws = newValue.isEmpty ? nil : newValue }
+  }
+  /// ``draws``, `nil` when there are none: an event that draws nothing holds no reference, so the send
+  /// path counts none.
+  @usableFromInline var recordedDraws: [RecordedDraw]?
 
   /// Creates an event.
   @inlinable
@@ -23,11 +30,22 @@ public struct Event<Action> {
     sequence: UInt64, timestamp: Date, metadata: EventMetadata, payload: EventPayload<Action>,
     draws: [RecordedDraw] = []
   ) {
+    self.init(
+      sequence: sequence, timestamp: timestamp, metadata: metadata, payload: payload,
+      recordedDraws: draws.isEmpty ? nil : draws)
+  }
+
+  /// Creates an event whose draws are `recordedDraws` (`nil` or not empty).
+  @inlinable
+  init(
+    sequence: UInt64, timestamp: Date, metadata: EventMetadata, payload: EventPayload<Action>,
+    recordedDraws: [RecordedDraw]?
+  ) {
     self.sequence = sequence
     self.timestamp = timestamp
     self.metadata = metadata
     self.payload = payload
-    self.draws = draws
+    self.recordedDraws = recordedDraws
   }
 
   /// Creates an event for an app action.

@@ -42,7 +42,7 @@ extension ActionPath {
           guard payloadType == valueType || EnumCases.sameTupleLayout(payloadType, valueType) else {
             return nil
           }
-          value = cases.readInPlace(root, as: Value.self)
+          value = cases.readInPlace(root, tag: tag, as: Value.self)
         case EnumCases.Slot.reflected:
           value = EnumCases.reflectPayload(root, as: Value.self)
         default:

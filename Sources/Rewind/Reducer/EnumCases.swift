@@ -108,18 +108,23 @@ final class EnumCases: @unchecked Sendable {
     return rewind_same_tuple_layout(a, b) != 0
   }
 
-  /// The payload of `root`, whose case's payload is stored as a `Value`: projected out of a copy. A
-  /// `Value` of no size (`case tap(Void)`, an enum of one case) has one value, made without reading.
+  /// The payload of `root`, of case `tag`, whose payload is stored as a `Value`: projected out of a copy.
   @inlinable
-  func readInPlace<Root, Value>(_ root: Root, as _: Value.Type) -> Value? {
-    if MemoryLayout<Value>.size == 0 { return unsafeBitCast((), to: Value.self) }
-    return withUnsafeTemporaryAllocation(
+  func readInPlace<Root, Value>(_ root: Root, tag: UInt32, as _: Value.Type) -> Value? {
+    withUnsafeTemporaryAllocation(
       byteCount: MemoryLayout<Root>.size, alignment: MemoryLayout<Root>.alignment
     ) { buffer -> Value? in
       guard let base = buffer.baseAddress else { return nil }
       base.initializeMemory(as: Root.self, to: root)
       rewind_enum_project(base, type)
-      return base.bindMemory(to: Value.self, capacity: 1).move()
+      let value = base.bindMemory(to: Value.self, capacity: 1).move()
+      // A payload of no size (`case tap(Void)`, an enum of one case) moved nothing: the copy, which may
+      // hold the box of an indirect case, is put back and released.
+      if MemoryLayout<Value>.size == 0 {
+        rewind_enum_inject(base, tag, type)
+        base.bindMemory(to: Root.self, capacity: 1).deinitialize(count: 1)
+      }
+      return value
     }
   }
 

@@ -1,3 +1,4 @@
+import CRewind
 import Foundation
 import Synchronization
 
@@ -37,7 +38,11 @@ final class StoreEngine<State: Sendable, Action: Sendable>: Sendable {
   /// Installed around each effect's work, and read by reducers through ``drawSession``.
   let dependencies: DependencyValues
   /// Records what the reducer draws from recorded dependencies during a live send (under the state lock).
-  @usableFromInline let drawSession: DrawSession
+  let drawSession: DrawSession
+  /// ``drawSession``'s address and state, which the send path uses without a call or a retain; only
+  /// under the state lock (hence `nonisolated(unsafe)`).
+  @usableFromInline nonisolated(unsafe) let drawSessionAddress: UnsafeMutableRawPointer
+  @usableFromInline nonisolated(unsafe) let drawState: UnsafeMutablePointer<DrawSession.State>
   /// Reports, once each, the draws that replays for time travel found missing from their events.
   @usableFromInline let unrecordedDraws: UnrecordedDrawReporter
 
@@ -64,6 +69,8 @@ final class StoreEngine<State: Sendable, Action: Sendable>: Sendable {
     dependencies.services = StoreServices(report: diagnostics, journal: journal, effects: effects)
     self.dependencies = dependencies
     drawSession = DrawSession(replaying: false, dependencies: dependencies)
+    drawSessionAddress = drawSession.address
+    drawState = drawSession.state
     self.unrecordedDraws = unrecordedDraws
   }
 
@@ -184,18 +191,21 @@ final class StoreEngine<State: Sendable, Action: Sendable>: Sendable {
     let outcome = hub.core.withLock { core -> Outcome? in
       let sequence = core.sequence + 1
       let timestamp = clock.timestamp()
-      let session = drawSession
-      session.beginRecording(at: timestamp)
-      let effect = session.run { () -> Effect<Action> in
-        if let undoPolicy {
-          return Self.applyUndoable(
-            action, policy: undoPolicy(action), sequence: sequence, timestamp: timestamp, state: &core.state,
-            history: &core.history, reducer: reducer)
-        }
-        return reducer(&core.state, action)
+      // The draw session is installed on this thread for the reduce (see DrawSession).
+      drawState.pointee.timestamp = timestamp
+      let outer = rewind_draw_session()
+      rewind_set_draw_session(drawSessionAddress)
+      let effect: Effect<Action>
+      if let undoPolicy {
+        effect = Self.applyUndoable(
+          action, policy: undoPolicy(action), sequence: sequence, timestamp: timestamp, state: &core.state,
+          history: &core.history, reducer: reducer)
+      } else {
+        effect = reducer(&core.state, action)
       }
-      let journalError = journal(
-        pending, sequence: sequence, timestamp: timestamp, draws: session.takeDraws())
+      rewind_set_draw_session(outer)
+      let draws = DrawSession.takeDraws(from: drawState)
+      let journalError = journal(pending, sequence: sequence, timestamp: timestamp, draws: draws)
       if sequence == core.nextCheckpoint { Self.offerCheckpoint(&core, at: sequence) }
       return publish(&core, sequence: sequence, pending: pending, effect: effect, journalError: journalError)
     }
@@ -216,7 +226,7 @@ final class StoreEngine<State: Sendable, Action: Sendable>: Sendable {
     -> (timestamp: Date, journalError: (any Error)?)
   {
     let timestamp = clock.timestamp()
-    return (timestamp, journal(pending, sequence: sequence, timestamp: timestamp, draws: []))
+    return (timestamp, journal(pending, sequence: sequence, timestamp: timestamp, draws: nil))
   }
 
   /// Journals event `sequence`, stamped `timestamp`, with the values its reducer drew. Runs under the
@@ -227,13 +237,14 @@ final class StoreEngine<State: Sendable, Action: Sendable>: Sendable {
   /// - Returns: the error the store reports when the journal refused the event.
   @inlinable
   func journal(
-    _ pending: PendingEvent<State, Action>, sequence: UInt64, timestamp: Date, draws: [RecordedDraw]
+    _ pending: PendingEvent<State, Action>, sequence: UInt64, timestamp: Date, draws: [RecordedDraw]?
   ) -> (any Error)? {
     guard journalHealthy.load(ordering: .relaxed) else { return nil }
     let metadata = metadata(of: pending, sequence: sequence)
     do {
       let event = Event(
-        sequence: sequence, timestamp: timestamp, metadata: metadata, payload: pending.payload, draws: draws)
+        sequence: sequence, timestamp: timestamp, metadata: metadata, payload: pending.payload,
+        recordedDraws: draws)
       if let inMemoryJournal {
         try inMemoryJournal.append(moving: consume event)
       } else {
