@@ -15,7 +15,7 @@ extension DependencyValues {
   ///
   /// An effect may read it too, and send the time into the reducer as data (`send(.saved(at: date()))`).
   public var date: DateGenerator {
-    get { self[DateGeneratorKey.self] }
+    get { recordedGenerators?.date ?? self[DateGeneratorKey.self] }
     set { self[DateGeneratorKey.self] = newValue }
   }
 }

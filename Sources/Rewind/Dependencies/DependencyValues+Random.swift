@@ -15,7 +15,7 @@ extension DependencyValues {
   ///   state.die = random.int(in: 1...6)
   /// ```
   public var random: RandomGenerator {
-    get { self[RandomGeneratorKey.self] }
+    get { recordedGenerators?.random ?? self[RandomGeneratorKey.self] }
     set { self[RandomGeneratorKey.self] = newValue }
   }
 }

@@ -21,7 +21,7 @@ extension DependencyValues {
   ///
   /// An effect may call it too; a UUID it makes reaches state through an action it sends.
   public var uuid: UUIDGenerator {
-    get { self[UUIDGeneratorKey.self] }
+    get { recordedGenerators?.uuid ?? self[UUIDGeneratorKey.self] }
     set { self[UUIDGeneratorKey.self] = newValue }
   }
 }

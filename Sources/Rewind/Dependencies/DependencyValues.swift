@@ -28,6 +28,10 @@ public struct DependencyValues: Sendable {
   private let defaults: DefaultValueCache
   /// What the store that installed these values offers its effects: where to report problems, its journal.
   var services: StoreServices?
+  /// The recorded generators (``uuid``, ``date``, ``random``) resolved once, set on the values a store's
+  /// reducers read while they reduce: a draw then skips the lookup and the dynamic cast. Cleared by any
+  /// override.
+  var recordedGenerators: RecordedGenerators?
 
   /// Empty values in `context`: every key reads its default.
   public init(context: DependencyContext = .live) {
@@ -53,7 +57,10 @@ public struct DependencyValues: Sendable {
       if let value = overrides[ObjectIdentifier(key)] as? Key.Value { return value }
       return defaults.value(for: key, in: context)
     }
-    set { overrides[ObjectIdentifier(key)] = newValue }
+    set {
+      overrides[ObjectIdentifier(key)] = newValue
+      recordedGenerators = nil
+    }
   }
 
   /// Whether `key` was set explicitly rather than left to its default.

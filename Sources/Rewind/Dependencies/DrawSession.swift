@@ -14,24 +14,28 @@ package final class DrawSession: @unchecked Sendable {
   // @unchecked: `state` is touched only by the thread that installed the session (see above).
 
   /// Where the next value of one kind is looked for among a replayed event's draws.
+  @usableFromInline
   struct Cursor {
     /// The index in `draws` to search on from.
-    var position = 0
+    @usableFromInline var position = 0
     /// How many values of this kind the reducer drew so far.
-    var drawn = 0
+    @usableFromInline var drawn = 0
+
+    @inlinable
+    init() {}
   }
 
   @usableFromInline
   struct State {
-    var sequence: UInt64 = 0
+    @usableFromInline var sequence: UInt64 = 0
     @usableFromInline var timestamp = Date(timeIntervalSinceReferenceDate: 0)
     /// Recording: what the reducer drew. Replaying: the event's recorded draws.
     @usableFromInline var draws: [RecordedDraw] = []
-    var uuid = Cursor()
-    var date = Cursor()
-    var random = Cursor()
+    @usableFromInline var uuid = Cursor()
+    @usableFromInline var date = Cursor()
+    @usableFromInline var random = Cursor()
     /// Replaying: the draws the event did not hold, reported after the reduce.
-    var unrecorded: [UnrecordedDraw] = []
+    @usableFromInline var unrecorded: [UnrecordedDraw] = []
     /// The overrides of the ``DependencyReducer``s the reduce is inside, outermost first.
     var overrides: [@Sendable (inout DependencyValues) -> Void] = []
     /// The store's values with `overrides` applied, once asked for.
@@ -86,26 +90,38 @@ package final class DrawSession: @unchecked Sendable {
   @inlinable
   static func takeDraws(from state: UnsafeMutablePointer<State>) -> [RecordedDraw]? {
     if state.pointee.draws.isEmpty { return nil }
-    var taken: [RecordedDraw] = []
-    swap(&taken, &state.pointee.draws)
+    return takeRecordedDraws(from: state)
+  }
+
+  /// A copy of the draws, exactly sized, the buffer kept for the next event's: one allocation per event
+  /// that draws, rather than one per growth.
+  @usableFromInline
+  static func takeRecordedDraws(from state: UnsafeMutablePointer<State>) -> [RecordedDraw] {
+    let taken = Array(state.pointee.draws)
+    state.pointee.draws.removeAll(keepingCapacity: true)
     return taken
   }
 
-  /// Starts replaying `event`'s draws.
-  @usableFromInline
+  /// Starts replaying `event`'s draws. Inlinable, and free of reference counting for an event that drew
+  /// nothing: recovery calls it for every event.
+  @inlinable
   package func beginReplaying(_ event: Event<some Any>) {
     state.pointee.sequence = event.sequence
     state.pointee.timestamp = event.timestamp
-    state.pointee.draws = event.recordedDraws ?? []
+    if let draws = event.recordedDraws {
+      state.pointee.draws = draws
+    } else if !state.pointee.draws.isEmpty {
+      state.pointee.draws = []
+    }
     state.pointee.uuid = Cursor()
     state.pointee.date = Cursor()
     state.pointee.random = Cursor()
   }
 
-  /// The draws of the replayed event that were not recorded, leaving none.
-  @usableFromInline
-  package func takeUnrecorded() -> [UnrecordedDraw] {
-    if state.pointee.unrecorded.isEmpty { return [] }
+  /// The draws of the replayed event that were not recorded, leaving none; `nil` when there are none.
+  @inlinable
+  package func takeUnrecorded() -> [UnrecordedDraw]? {
+    if state.pointee.unrecorded.isEmpty { return nil }
     var taken: [UnrecordedDraw] = []
     swap(&taken, &state.pointee.unrecorded)
     return taken
@@ -116,17 +132,20 @@ package final class DrawSession: @unchecked Sendable {
     guard case .action(let action) = event.payload else { return [] }
     beginReplaying(event)
     run { reduce(action) }
-    return takeUnrecorded()
+    return takeUnrecorded() ?? []
   }
 
   // MARK: Dependencies
 
-  /// The store's values with the overrides of the reducers around the running reduce.
+  /// The store's values with the overrides of the reducers around the running reduce, and the recorded
+  /// generators resolved: made once, then again only after the overrides change.
   var dependencies: DependencyValues {
-    if state.pointee.overrides.isEmpty { return base }
     if let resolved = state.pointee.resolved { return resolved }
     var values = base
     for update in state.pointee.overrides { update(&values) }
+    values.recordedGenerators = RecordedGenerators(
+      uuid: values[UUIDGeneratorKey.self], date: values[DateGeneratorKey.self],
+      random: values[RandomGeneratorKey.self])
     state.pointee.resolved = values
     return values
   }
@@ -272,5 +291,19 @@ extension RecordedDraw {
   fileprivate var random: UInt64 {
     if case .random(let bits) = self { return bits }
     return 0
+  }
+}
+
+/// The three recorded generators of some dependency values, looked up once (see
+/// `DependencyValues.recordedGenerators`).
+final class RecordedGenerators: Sendable {
+  let uuid: UUIDGenerator
+  let date: DateGenerator
+  let random: RandomGenerator
+
+  init(uuid: UUIDGenerator, date: DateGenerator, random: RandomGenerator) {
+    self.uuid = uuid
+    self.date = date
+    self.random = random
   }
 }

@@ -33,7 +33,7 @@ extension StoreEngine {
             _ = reducer(&state, action)
           }
         }
-        unrecorded.report(draws.takeUnrecorded())
+        if let lacking = draws.takeUnrecorded() { unrecorded.report(lacking) }
       case .command(let command):
         try Self.recoverCommand(
           command, sequence: event.sequence, timestamp: event.timestamp, state: &state, history: &history,

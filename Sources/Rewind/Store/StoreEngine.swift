@@ -204,8 +204,8 @@ final class StoreEngine<State: Sendable, Action: Sendable>: Sendable {
         effect = reducer(&core.state, action)
       }
       rewind_set_draw_session(outer)
-      let draws = DrawSession.takeDraws(from: drawState)
-      let journalError = journal(pending, sequence: sequence, timestamp: timestamp, draws: draws)
+      let journalError = journal(
+        pending, sequence: sequence, timestamp: timestamp, draws: DrawSession.takeDraws(from: drawState))
       if sequence == core.nextCheckpoint { Self.offerCheckpoint(&core, at: sequence) }
       return publish(&core, sequence: sequence, pending: pending, effect: effect, journalError: journalError)
     }
@@ -237,7 +237,8 @@ final class StoreEngine<State: Sendable, Action: Sendable>: Sendable {
   /// - Returns: the error the store reports when the journal refused the event.
   @inlinable
   func journal(
-    _ pending: PendingEvent<State, Action>, sequence: UInt64, timestamp: Date, draws: [RecordedDraw]?
+    _ pending: PendingEvent<State, Action>, sequence: UInt64, timestamp: Date,
+    draws: consuming [RecordedDraw]?
   ) -> (any Error)? {
     guard journalHealthy.load(ordering: .relaxed) else { return nil }
     let metadata = metadata(of: pending, sequence: sequence)
