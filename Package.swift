@@ -20,7 +20,7 @@ let package = Package(
   ],
   targets: [
     .target(name: "RewindDiff"),
-    // A C builtin Swift cannot call (a cache prefetch); not a package dependency.
+    // What Swift cannot say (a prefetch, a thread variable, enum value witnesses); not a package dependency.
     .target(name: "CRewind"),
     .target(name: "Rewind", dependencies: ["RewindDiff", "CRewind"]),
     .target(name: "RewindLog", dependencies: ["Rewind"]),
@@ -49,7 +49,7 @@ let package = Package(
       name: "rewind-crash-child", dependencies: ["Rewind", "RewindLog", "RewindTestSupport"],
       path: "Tests/CrashChild"),
     .testTarget(name: "RewindDiffTests", dependencies: ["RewindDiff", "RewindTesting"]),
-    .testTarget(name: "RewindTests", dependencies: ["Rewind", "RewindTesting"]),
+    .testTarget(name: "RewindTests", dependencies: ["Rewind", "RewindTesting", "RewindTestSupport"]),
     .testTarget(name: "RewindTestingTests", dependencies: ["Rewind", "RewindTesting"]),
     .testTarget(
       name: "RewindComponentsTests",

@@ -16,28 +16,50 @@ public struct Event<Action> {
   /// The fingerprint of the state after the event, for the events the store fingerprinted (see
   /// ``Fingerprinting``); `nil` for the others.
   public var fingerprint: RecordedFingerprint?
+  /// The values the reducer drew from recorded dependencies while it applied the action, in order: what
+  /// every replay of the event draws again. Empty for most events (see ``RecordedDraw``).
+  @inlinable
+  public var draws: [RecordedDraw] {
+    get { recordedDraws ?? [] }
+    set { recordedDraws = newValue.isEmpty ? nil : newValue }
+  }
+  /// ``draws``, `nil` when there are none: an event that draws nothing holds no reference, so the send
+  /// path counts none.
+  @usableFromInline var recordedDraws: [RecordedDraw]?
 
   /// Creates an event.
   @inlinable
   public init(
     sequence: UInt64, timestamp: Date, metadata: EventMetadata, payload: EventPayload<Action>,
-    fingerprint: RecordedFingerprint? = nil
+    draws: [RecordedDraw] = [], fingerprint: RecordedFingerprint? = nil
+  ) {
+    self.init(
+      sequence: sequence, timestamp: timestamp, metadata: metadata, payload: payload,
+      recordedDraws: draws.isEmpty ? nil : draws, fingerprint: fingerprint)
+  }
+
+  /// Creates an event whose draws are `recordedDraws` (`nil` or not empty).
+  @inlinable
+  init(
+    sequence: UInt64, timestamp: Date, metadata: EventMetadata, payload: EventPayload<Action>,
+    recordedDraws: [RecordedDraw]?, fingerprint: RecordedFingerprint? = nil
   ) {
     self.sequence = sequence
     self.timestamp = timestamp
     self.metadata = metadata
     self.payload = payload
+    self.recordedDraws = recordedDraws
     self.fingerprint = fingerprint
   }
 
   /// Creates an event for an app action.
   @inlinable
   public init(
-    sequence: UInt64, timestamp: Date, metadata: EventMetadata, action: Action,
+    sequence: UInt64, timestamp: Date, metadata: EventMetadata, action: Action, draws: [RecordedDraw] = [],
     fingerprint: RecordedFingerprint? = nil
   ) {
     self.init(
-      sequence: sequence, timestamp: timestamp, metadata: metadata, payload: .action(action),
+      sequence: sequence, timestamp: timestamp, metadata: metadata, payload: .action(action), draws: draws,
       fingerprint: fingerprint)
   }
 
@@ -62,11 +84,11 @@ extension Event: Hashable where Action: Hashable {}
 
 extension Event: Codable where Action: Codable {
   private enum CodingKeys: String, CodingKey {
-    case sequence, timestamp, metadata, payload, fingerprint
+    case sequence, timestamp, metadata, payload, draws, fingerprint
   }
 
-  /// Decodes an event; one without `fingerprint` (most events, and every one written before fingerprints
-  /// existed) has none.
+  /// Decodes an event; one without `draws` (every event written before draws existed) drew nothing, one
+  /// without `fingerprint` (most events, and every one written before fingerprints existed) has none.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     self.init(
@@ -74,16 +96,19 @@ extension Event: Codable where Action: Codable {
       timestamp: try container.decode(Date.self, forKey: .timestamp),
       metadata: try container.decode(EventMetadata.self, forKey: .metadata),
       payload: try container.decode(EventPayload<Action>.self, forKey: .payload),
+      draws: try container.decodeIfPresent([RecordedDraw].self, forKey: .draws) ?? [],
       fingerprint: try container.decodeIfPresent(RecordedFingerprint.self, forKey: .fingerprint))
   }
 
-  /// Encodes the event; `fingerprint` only when there is one, so that other events encode as before.
+  /// Encodes the event; `draws` and `fingerprint` only when there are some, so that other events encode as
+  /// before.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(sequence, forKey: .sequence)
     try container.encode(timestamp, forKey: .timestamp)
     try container.encode(metadata, forKey: .metadata)
     try container.encode(payload, forKey: .payload)
+    if !draws.isEmpty { try container.encode(draws, forKey: .draws) }
     try container.encodeIfPresent(fingerprint, forKey: .fingerprint)
   }
 }

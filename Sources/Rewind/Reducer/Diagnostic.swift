@@ -26,17 +26,28 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     /// An action or history command was sent after the store was closed (`Store.close()`); it was
     /// dropped, not recorded.
     case storeClosed
+    /// A replayed reducer drew a value its event did not record (see ``UnrecordedDraw``); the replay used
+    /// a deterministic substitute.
+    case unrecordedDraw
   }
 
   /// What kind of thing happened.
   public var kind: Kind
   /// A sentence that names what and where.
   public var message: String
+  /// The draw a replay lacked, for a diagnostic of kind ``Kind/unrecordedDraw``.
+  public var unrecordedDraw: UnrecordedDraw?
 
   /// Creates a diagnostic.
   public init(kind: Kind, message: String) {
     self.kind = kind
     self.message = message
+  }
+
+  /// The diagnostic of a draw a replay lacked.
+  public init(_ draw: UnrecordedDraw) {
+    self.init(kind: .unrecordedDraw, message: draw.description)
+    unrecordedDraw = draw
   }
 
   public var description: String { "\(kind.rawValue): \(message)" }

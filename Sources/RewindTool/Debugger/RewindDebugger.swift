@@ -41,11 +41,11 @@ public struct RewindDebugger<State: Encodable & Sendable, Action: Codable & Send
   ) {
     self.name = name
     self.app = app
-    let reduce: @Sendable (inout State, Action) -> Void = { state, action in
-      _ = reducer.reduce(into: &state, action: action)
+    let apply: @Sendable (inout State, Event<Action>) -> Void = { state, event in
+      reducer.apply(event, to: &state)
     }
-    replay = StateReplay(reduce: reduce, initialState: initialState, upcasters: upcasters)
-    engine = ReplayEngine(reduce: reduce, build: build)
+    replay = StateReplay(apply: apply, initialState: initialState, upcasters: upcasters)
+    engine = ReplayEngine(apply: apply, build: build)
     reducerType = String(reflecting: type(of: reducer))
   }
 

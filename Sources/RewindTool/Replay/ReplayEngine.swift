@@ -11,8 +11,9 @@ import RewindLog
 /// to the nearest recorded state to show the difference by path. An event that does not decode ends the
 /// replay there as a decode failure.
 struct ReplayEngine<State: Encodable & Sendable, Action: Codable & Sendable>: Sendable {
-  /// Applies an action (effects are not run: what they sent is in the log).
-  let reduce: @Sendable (inout State, Action) -> Void
+  /// Applies an action event, its reducer drawing the values the event recorded (effects are not run:
+  /// what they sent is in the log).
+  let apply: @Sendable (inout State, Event<Action>) -> Void
   /// This build, to tell a fingerprint this build recorded from one another build did.
   let build: BuildIdentity
   /// States kept every this many events, from which a jump's target is replayed.

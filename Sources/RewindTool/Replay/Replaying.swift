@@ -35,7 +35,7 @@ extension ReplayEngine {
     ///   before the state the replay started from), and what reading the events again throws.
     mutating func apply(_ event: Event<Action>) throws {
       switch event.payload {
-      case .action(let action): engine.reduce(&state, action)
+      case .action: engine.apply(&state, event)
       case .command(let command):
         if let target = command.target { state = try resolve(target, jumpedFrom: event.sequence) }
       }

@@ -73,7 +73,7 @@ private struct ClockReadingNotes: Reducer {
   private func engine(_ reducer: some Reducer<Notes.State, Note> & Sendable, build: BuildIdentity)
     -> ReplayEngine<Notes.State, Note>
   {
-    ReplayEngine(reduce: { _ = reducer.reduce(into: &$0, action: $1) }, build: build)
+    ReplayEngine(apply: { reducer.apply($1, to: &$0) }, build: build)
   }
 
   @Test func theRecordingBuildsReducerAgreesWithEveryFingerprint() throws {
