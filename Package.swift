@@ -32,7 +32,9 @@ let package = Package(
     .executableTarget(name: "rewind", dependencies: ["RewindTool"]),
     .executableTarget(
       name: "rewind-bench",
-      dependencies: ["Rewind", "RewindDiff", "RewindLog", "RewindComponents", "RewindTesting", "RewindShip"],
+      dependencies: [
+        "Rewind", "RewindDiff", "RewindLog", "RewindComponents", "RewindTesting", "RewindShip", "RewindTool",
+      ],
       path: "Benchmarks"
     ),
     .executableTarget(name: "Mailbox", dependencies: ["Rewind"], path: "Examples/Mailbox"),
@@ -79,9 +81,12 @@ let package = Package(
         "Rewind", "RewindDiff", "RewindLog", "RewindTesting", "RewindComponents", "RewindShip", "RewindTool",
       ]),
     .testTarget(
-      // Runs the real `rewind` executable: depending on it makes `swift test` build it.
+      // Runs the real `rewind` executable: depending on it makes `swift test` build it. Replays Inbox
+      // sessions (InboxCore).
       name: "RewindToolTests",
-      dependencies: ["RewindTool", "RewindLog", "Rewind", "RewindTesting", "RewindTestSupport", "rewind"]),
+      dependencies: [
+        "RewindTool", "RewindLog", "Rewind", "RewindTesting", "RewindTestSupport", "rewind", "InboxCore",
+      ]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -14,6 +14,7 @@ let suites: [Suite] = [
   viewsSuite,
   scaleSuite,
   shipSuite,
+  replaySuite,
 ]
 
 let usage = """

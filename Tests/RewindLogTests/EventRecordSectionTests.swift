@@ -77,9 +77,26 @@ import Testing
   }
 
   @Test func aSectionALaterBuildMarksSkippableIsSkipped() throws {
-    let parsed = try parse(withSections([(3, [0xAA, 0xBB]), (2, [1, 4, 1, 0, 0, 0, 0, 0, 0, 0])]))
+    let parsed = try parse(withSections([(5, [0xAA, 0xBB]), (2, [1, 4, 1, 0, 0, 0, 0, 0, 0, 0])]))
     #expect(parsed.draws == [.random(1)])
     #expect(parsed.typeName == "x")
+  }
+
+  @Test func aFingerprintIsSectionThreeWithOrWithoutItsBuild() throws {
+    let digest: [UInt8] = Array(1...16)
+    let build: [UInt8] = [0x2A, 0, 0, 0, 0, 0, 0, 0]
+    let withBuild = try parse(withSections([(3, digest + build)]))
+    #expect(withBuild.fingerprint?.state == StateFingerprint(bytes: digest))
+    #expect(withBuild.fingerprint?.build == BuildIdentity(tag: 42))
+    #expect(try parse(withSections([(3, digest)])).fingerprint?.build == nil)
+    #expect(throws: BinaryCodecError.self) { try parse(withSections([(3, Array(digest.prefix(15)))])) }
+    let fingerprint = RecordedFingerprint(state: StateFingerprint(high: 7, low: 9), build: BuildIdentity(tag: 3))
+    var writer = ByteWriter(capacity: 64)
+    RecordSections.append(draws: [.random(1)], fingerprint: fingerprint, timestamp: timestamp, to: &writer)
+    var reader = ByteReader(writer.bytes)
+    let contents = try RecordSections.read(&reader, timestamp: timestamp)
+    #expect(contents.fingerprint == fingerprint)
+    #expect(contents.draws == [.random(1)])
   }
 
   @Test func malformedSectionsAreRefusedWithATypedError() {

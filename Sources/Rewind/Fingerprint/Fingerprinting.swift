@@ -1,5 +1,9 @@
 /// When a store records fingerprints of its state in its log: every so many events, at every event that
-/// is due a snapshot, when it closes, and at ``Store/mark(_:from:)``.
+/// is due a snapshot (a store made by `Store.open`), when it closes, and at ``Store/mark(_:from:)``.
+///
+/// Closing and marking record an event of their own, a ``HistoryCommand/mark(name:)`` that changes
+/// nothing, carrying the fingerprint of the state at that moment; closing records one only when events
+/// came after the last fingerprint.
 ///
 /// A fingerprint is the digest of the state after an event (``StateFingerprint``), stored with that
 /// event; in a file journal it is part of the event's record and so covered by the hash chain. A replay
@@ -9,12 +13,14 @@
 /// let store = Store(
 ///   initialState: Todos.State(), reducer: Todos(), fingerprints: Fingerprinting(every: 1_000))
 /// ```
-public struct Fingerprinting<State>: Sendable {
+public struct Fingerprinting<State: Sendable>: Sendable {
   /// Events between fingerprints: event `n` is fingerprinted when `n` is a multiple of it. `nil` records
   /// only those at snapshots, at close and at marks.
   public var interval: UInt64?
   /// The build the fingerprints are recorded as (see ``BuildIdentity``).
   public var build: BuildIdentity
+  /// The journal's snapshot interval, set by `Store.open`: the events due a snapshot get a fingerprint.
+  @usableFromInline package var snapshotInterval: UInt64?
   /// Computes a fingerprint; `nil` when fingerprints are off.
   let digest: (@Sendable (State) throws -> StateFingerprint)?
 
@@ -22,12 +28,14 @@ public struct Fingerprinting<State>: Sendable {
   public init(every interval: UInt64? = 1_000, build: BuildIdentity = .current) where State: Encodable {
     self.interval = interval.map { max(1, $0) }
     self.build = build
+    snapshotInterval = nil
     digest = { try StateFingerprint.of($0) }
   }
 
   private init() {
     interval = nil
     build = .current
+    snapshotInterval = nil
     digest = nil
   }
 

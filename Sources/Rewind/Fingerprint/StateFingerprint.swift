@@ -14,7 +14,7 @@
 /// containers are ordered by key, dictionaries and sets by their entries' digests, every integer type
 /// encodes its value (an `Int32` 5 and an `Int64` 5 are the same), `-0.0` is `0.0` and every NaN is one
 /// NaN. An `IdentifiedArray` or `PersistentArray` is digested by its elements, the same as an array of
-/// them, without encoding the ones that did not change since the last fingerprint. What is not
+/// them, whatever the shape of its tree. What is not
 /// canonicalized: strings are compared by their UTF-8 bytes (two strings that are `==` under Unicode
 /// equivalence but spelled with different code points differ), and a type whose `encode(to:)` writes
 /// something that is not part of its value (a cache, a timestamp) makes equal states differ.
@@ -78,8 +78,8 @@ public struct StateFingerprint: Sendable, Hashable, Codable, CustomStringConvert
 
   /// The fingerprint of `value`: a digest over its canonical encoding.
   /// - Throws: what `value`'s `encode(to:)` throws.
-  /// - Complexity: O(the encoded size of `value`), except that the unchanged parts of an
-  ///   `IdentifiedArray` or `PersistentArray` fingerprinted before cost O(1) each.
+  /// - Complexity: O(the encoded size of `value`): every element is digested each time (tree nodes do not
+  ///   cache their digests yet).
   public static func of<Value: Encodable>(_ value: Value) throws -> StateFingerprint {
     try CanonicalEncoder.fingerprint(of: value)
   }

@@ -128,6 +128,8 @@ extension StoreEngine {
       history.undo.beginTransaction(name: name, current: state, sequence: sequence)
     case .endTransaction:
       history.undo.endTransaction(timestamp: timestamp)
+    case .mark:
+      break
     }
     if let target = command.target {
       history.branches[history.branches.count - 1].last = sequence - 1
@@ -152,7 +154,7 @@ extension StoreEngine {
     case .restore(let target):
       guard let restored else { return nil }
       return (.restore(to: target), restored)
-    case .beginTransaction:
+    case .beginTransaction, .mark:
       return (command, nil)
     case .endTransaction:
       return undo.transaction == nil ? nil : (command, nil)
@@ -178,9 +180,15 @@ extension StoreEngine {
     recorded.payload = .command(planned.command)
     let outcome = hub.core.withLock { core -> Outcome? in
       let sequence = core.sequence + 1
-      let (timestamp, journalError) = record(recorded, sequence: sequence)
       // The plan already holds any state a jump brings back, so resolving cannot fail here.
       let resolved = planned.state ?? core.state
+      var fingerprint: RecordedFingerprint?
+      if let fingerprinter, case .mark = planned.command {
+        fingerprint = fingerprinter.record(resolved, at: sequence)
+      } else if let fingerprinter, fingerprinter.isDue(sequence) {
+        fingerprint = fingerprinter.record(resolved, at: sequence)
+      }
+      let (timestamp, journalError) = record(recorded, sequence: sequence, fingerprint: fingerprint)
       try? Self.apply(
         planned.command, sequence: sequence, timestamp: timestamp, state: &core.state,
         history: &core.history, resolve: { _ in resolved })

@@ -47,6 +47,9 @@ final class StoreEngine<State: Sendable, Action: Sendable>: Sendable {
   @usableFromInline nonisolated(unsafe) let drawState: UnsafeMutablePointer<DrawSession.State>
   /// Reports, once each, the draws that replays for time travel found missing from their events.
   @usableFromInline let unrecordedDraws: UnrecordedDrawReporter
+  /// Fingerprints the state after the events that are due one; `nil` when the store records none, which
+  /// keeps sends to a pointer test.
+  @usableFromInline let fingerprinter: Fingerprinter<State>?
 
   /// Creates an engine from a recovered state and history.
   @usableFromInline
@@ -55,7 +58,7 @@ final class StoreEngine<State: Sendable, Action: Sendable>: Sendable {
     reducer: @escaping @Sendable (inout State, Action) -> Effect<Action>, journal: any Journal<Action>,
     clock: any EventClock, actor: String?, undoPolicy: (@Sendable (Action) -> UndoPolicy)?,
     diagnostics: @escaping @Sendable (Diagnostic) -> Void, dependencies: DependencyValues,
-    unrecordedDraws: UnrecordedDrawReporter
+    unrecordedDraws: UnrecordedDrawReporter, fingerprints: Fingerprinting<State> = .off
   ) {
     let hub = StateHub(state: state, sequence: sequence, history: history)
     self.hub = hub
@@ -74,6 +77,7 @@ final class StoreEngine<State: Sendable, Action: Sendable>: Sendable {
     drawSessionAddress = drawSession.address
     drawState = drawSession.state
     self.unrecordedDraws = unrecordedDraws
+    fingerprinter = fingerprints.isOn ? Fingerprinter(fingerprints, after: sequence) : nil
   }
 
   deinit {
@@ -208,8 +212,13 @@ final class StoreEngine<State: Sendable, Action: Sendable>: Sendable {
         effect = reducer(&core.state, action)
       }
       rewind_set_draw_session(outer)
+      var fingerprint: RecordedFingerprint?
+      if let fingerprinter, fingerprinter.isDue(sequence) {
+        fingerprint = fingerprinter.record(core.state, at: sequence)
+      }
       let journalError = journal(
-        pending, sequence: sequence, timestamp: timestamp, draws: DrawSession.takeDraws(from: drawState))
+        pending, sequence: sequence, timestamp: timestamp, draws: DrawSession.takeDraws(from: drawState),
+        fingerprint: fingerprint)
       if sequence == core.nextCheckpoint { Self.offerCheckpoint(&core, at: sequence) }
       return publish(&core, sequence: sequence, pending: pending, effect: effect, journalError: journalError)
     }
@@ -224,17 +233,21 @@ final class StoreEngine<State: Sendable, Action: Sendable>: Sendable {
       correlationID: pending.correlationID ?? CorrelationID(rawValue: sequence))
   }
 
-  /// Stamps and journals event `sequence`, a history command. Runs under the state lock.
+  /// Stamps and journals event `sequence`, a history command, with the state's `fingerprint` after it.
+  /// Runs under the state lock.
   @inlinable
-  func record(_ pending: PendingEvent<State, Action>, sequence: UInt64)
+  func record(_ pending: PendingEvent<State, Action>, sequence: UInt64, fingerprint: RecordedFingerprint?)
     -> (timestamp: Date, journalError: (any Error)?)
   {
     let timestamp = clock.timestamp()
-    return (timestamp, journal(pending, sequence: sequence, timestamp: timestamp, draws: nil))
+    return (
+      timestamp,
+      journal(pending, sequence: sequence, timestamp: timestamp, draws: nil, fingerprint: fingerprint)
+    )
   }
 
-  /// Journals event `sequence`, stamped `timestamp`, with the values its reducer drew. Runs under the
-  /// state lock.
+  /// Journals event `sequence`, stamped `timestamp`, with the values its reducer drew and the state's
+  /// fingerprint after it (when it is due one). Runs under the state lock.
   ///
   /// The metadata is moved into the event, not returned: it is rebuilt from `pending` in the rare case
   /// that an effect needs it, which keeps string copies off the common path.
@@ -242,14 +255,14 @@ final class StoreEngine<State: Sendable, Action: Sendable>: Sendable {
   @inlinable
   func journal(
     _ pending: PendingEvent<State, Action>, sequence: UInt64, timestamp: Date,
-    draws: consuming [RecordedDraw]?
+    draws: consuming [RecordedDraw]?, fingerprint: RecordedFingerprint? = nil
   ) -> (any Error)? {
     guard journalHealthy.load(ordering: .relaxed) else { return nil }
     let metadata = metadata(of: pending, sequence: sequence)
     do {
       let event = Event(
         sequence: sequence, timestamp: timestamp, metadata: metadata, payload: pending.payload,
-        recordedDraws: draws)
+        recordedDraws: draws, fingerprint: fingerprint)
       if let inMemoryJournal {
         try inMemoryJournal.append(moving: consume event)
       } else {

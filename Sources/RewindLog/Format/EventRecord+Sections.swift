@@ -14,13 +14,19 @@ import Rewind
 /// build can add what older readers may ignore. Tags:
 ///
 /// - `2`, draws: the values the reducer drew (``RecordedDraw``), see ``RecordSections/appendDraws(_:timestamp:to:)``.
+/// - `3`, fingerprint: the state's fingerprint after the event (``RecordedFingerprint``): 16 bytes, the
+///   digest big-endian, then 8 bytes, the recording build's tag little-endian, when the store knew its
+///   build. Odd, so a reader from before fingerprints skips it.
 enum RecordSections {
   /// The tag of the draws section.
   static let drawsTag: UInt64 = 2
+  /// The tag of the fingerprint section.
+  static let fingerprintTag: UInt64 = 3
 
   /// What the sections of one record hold.
   struct Contents {
     var draws: [RecordedDraw] = []
+    var fingerprint: RecordedFingerprint?
   }
 
   /// Kinds of draw in the draws section.
@@ -35,14 +41,37 @@ enum RecordSections {
     case random = 4
   }
 
-  /// Writes the sections of an event that drew `draws` (not empty), stamped `timestamp`.
-  static func append(draws: [RecordedDraw], timestamp: Date, to writer: inout ByteWriter) {
-    writer.varint(1)
-    writer.varint(drawsTag)
-    let lengthAt = writer.reserveVarint()
-    let start = writer.bytes.count
-    appendDraws(draws, timestamp: timestamp, to: &writer)
-    writer.patchVarint(UInt64(writer.bytes.count - start), reservedAt: lengthAt)
+  /// Writes the sections of an event that drew `draws` and was fingerprinted `fingerprint` (at least one
+  /// of them present), stamped `timestamp`.
+  static func append(
+    draws: [RecordedDraw], fingerprint: RecordedFingerprint?, timestamp: Date, to writer: inout ByteWriter
+  ) {
+    writer.varint((draws.isEmpty ? 0 : 1) + (fingerprint == nil ? 0 : 1))
+    if !draws.isEmpty {
+      writer.varint(drawsTag)
+      let lengthAt = writer.reserveVarint()
+      let start = writer.bytes.count
+      appendDraws(draws, timestamp: timestamp, to: &writer)
+      writer.patchVarint(UInt64(writer.bytes.count - start), reservedAt: lengthAt)
+    }
+    if let fingerprint {
+      writer.varint(fingerprintTag)
+      writer.varint(fingerprint.build == nil ? 16 : 24)
+      writer.append(fingerprint.state.bytes)
+      if let build = fingerprint.build { writer.u64(build.tag) }
+    }
+  }
+
+  /// The fingerprint section: 16 bytes of digest, then the build's 8 when there is one.
+  private static func readFingerprint(_ reader: inout ByteReader) throws(BinaryCodecError) -> RecordedFingerprint {
+    let offset = reader.offset
+    guard reader.remaining == 16 || reader.remaining == 24,
+      let state = StateFingerprint(bytes: try reader.bytes(16))
+    else {
+      throw .mismatch(
+        expected: "a fingerprint of 16 or 24 bytes", found: "\(reader.remaining) bytes", offset: offset)
+    }
+    return RecordedFingerprint(state: state, build: reader.isAtEnd ? nil : BuildIdentity(tag: try reader.u64()))
   }
 
   /// The draws section: count (varint), then per draw a kind byte (`1` UUID, `2` date, `3` the event's
@@ -87,6 +116,8 @@ enum RecordSections {
       case drawsTag:
         contents.draws = try readDraws(&section, timestamp: timestamp)
         guard section.isAtEnd else { throw .trailingBytes(offset: section.offset) }
+      case fingerprintTag:
+        contents.fingerprint = try readFingerprint(&section)
       case let unknown where unknown & 1 == 1:
         continue  // a section this build does not know and may skip
       default:
@@ -127,6 +158,23 @@ enum RecordSections {
       }
     }
     return draws
+  }
+
+  /// The fingerprint as the tree of `Event`'s encoding shows it:
+  /// `{"state": {"high": …, "low": …}, "build": {"tag": …}}`.
+  static func tree(of fingerprint: RecordedFingerprint) -> BinaryValue {
+    var fields: [BinaryValue.Field] = [
+      .init(
+        key: "state",
+        value: .keyed([
+          .init(key: "high", value: .uint(fingerprint.state.high)),
+          .init(key: "low", value: .uint(fingerprint.state.low)),
+        ]))
+    ]
+    if let build = fingerprint.build {
+      fields.append(.init(key: "build", value: .keyed([.init(key: "tag", value: .uint(build.tag))])))
+    }
+    return .keyed(fields)
   }
 
   /// The draws as the tree of `Event`'s encoding shows them: `[{"uuid": "…"}, {"date": 1.5}, …]`.

@@ -18,7 +18,8 @@ public enum EventCodec: UInt8, Sendable, Hashable, CaseIterable {
 /// then the bytes), source (1: `0` user, `1` effect followed by the cause's sequence number as a varint,
 /// `2` system), correlation id (zigzag varint of the sequence number minus the id: 0 when an event starts
 /// its own chain), payload kind (1: `0` action, `1` history command), payload length (varint), payload,
-/// the sections when flagged (see ``RecordSections``: the values the reducer drew), type name (UTF-8, to
+/// the sections when flagged (see ``RecordSections``: the values the reducer drew, the state's
+/// fingerprint), type name (UTF-8, to
 /// the end; empty when flagged).
 ///
 /// The sequence number is not stored: it is the frame's first sequence number plus the record's position.
@@ -41,6 +42,8 @@ struct EventRecord {
   var typeNameRange: Range<Int>
   /// The values the reducer drew, from the draws section (empty without one).
   @usableFromInline var draws: [RecordedDraw]
+  /// The state's fingerprint after the event, from the fingerprint section (`nil` without one).
+  @usableFromInline var fingerprint: RecordedFingerprint?
 
   /// The type name is the first key of the payload (an enum's case name), not stored.
   var typeNameIsCase: Bool
@@ -114,15 +117,16 @@ struct EventRecord {
       metadata: EventMetadata(actor: actor, source: source, correlationID: correlation), kind: kind,
       bytes: bytes,
       payloadRange: payloadStart..<(payloadStart + payloadLength), typeNameRange: nameRange,
-      draws: sections?.draws ?? [], typeNameIsCase: typeNameIsCase)
+      draws: sections?.draws ?? [], fingerprint: sections?.fingerprint, typeNameIsCase: typeNameIsCase)
   }
 
   /// Appends a length-prefixed record to `writer`: the envelope of event `sequence`, then the payload
   /// written by `payload` (which returns the payload's case name, if any), then the sections when the
-  /// event drew values (`draws`), then the type name `typeName` returns, unless it is that case name.
+  /// event drew values (`draws`) or has a `fingerprint`, then the type name `typeName` returns, unless it
+  /// is that case name.
   static func append(
     codec: EventCodec, schemaVersion: UInt64, sequence: UInt64, timestamp: Date, metadata: EventMetadata,
-    kind: Kind, draws: [RecordedDraw] = [],
+    kind: Kind, draws: [RecordedDraw] = [], fingerprint: RecordedFingerprint? = nil,
     to writer: inout ByteWriter, payload: (inout ByteWriter) throws -> String?, typeName: (String?) -> String
   ) rethrows {
     let lengthAt = writer.reserveVarint()
@@ -153,9 +157,9 @@ struct EventRecord {
     let payloadStart = writer.bytes.count
     let caseName = try payload(&writer)
     let payloadLength = writer.bytes.count - payloadStart
-    if !draws.isEmpty {
+    if !draws.isEmpty || fingerprint != nil {
       writer.bytes[codecAt] |= sectionsFlag
-      RecordSections.append(draws: draws, timestamp: timestamp, to: &writer)
+      RecordSections.append(draws: draws, fingerprint: fingerprint, timestamp: timestamp, to: &writer)
     }
     let name = typeName(caseName)
     if codec == .binary, let caseName, name == caseName {
@@ -209,6 +213,9 @@ struct EventRecord {
         key: "payload", value: .keyed([.init(key: kindName, value: .keyed([.init(key: "_0", value: body)]))])),
     ]
     if !draws.isEmpty { fields.append(.init(key: "draws", value: RecordSections.tree(of: draws))) }
+    if let fingerprint {
+      fields.append(.init(key: "fingerprint", value: RecordSections.tree(of: fingerprint)))
+    }
     return .keyed(fields)
   }
 }

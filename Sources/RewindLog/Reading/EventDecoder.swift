@@ -49,7 +49,7 @@ struct EventDecoder<Action: Codable & Sendable>: @unchecked Sendable {
       if let action = try? decodeDirect(&reader), reader.isAtEnd {
         return Event(
           sequence: location.sequence, timestamp: record.timestamp, metadata: record.metadata,
-          payload: .action(action), draws: record.draws)
+          payload: .action(action), draws: record.draws, fingerprint: record.fingerprint)
       }
     }
     return try decode(record, at: location)
@@ -99,7 +99,7 @@ struct EventDecoder<Action: Codable & Sendable>: @unchecked Sendable {
     }
     return Event(
       sequence: location.sequence, timestamp: record.timestamp, metadata: record.metadata, payload: payload,
-      draws: record.draws)
+      draws: record.draws, fingerprint: record.fingerprint)
   }
 
   /// Decodes an event of another schema version, or of a retired type: as a tree, upcast (or replaced),

@@ -183,7 +183,7 @@ extension EventRecord {
     EventRecord.append(
       codec: codec, schemaVersion: schemaVersion, sequence: sequence, timestamp: timestamp,
       metadata: metadata,
-      kind: kind, to: &writer,
+      kind: kind, draws: draws, fingerprint: fingerprint, to: &writer,
       payload: { writer in
         writer.append(payload)
         return caseName

@@ -51,6 +51,7 @@ enum ShowCommand {
       ),
     ]
     if let correlation = event.correlationID { rows.append(("correlation", String(correlation))) }
+    if let fingerprint = event.fingerprint { rows.append(("fingerprint", fingerprint.description)) }
     for (name, value) in rows {
       invocation.output.line(name.padding(toLength: 12, withPad: " ", startingAt: 0) + value)
     }

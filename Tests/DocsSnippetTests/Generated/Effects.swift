@@ -5,7 +5,7 @@
 
 import Rewind
 
-// Docs/Effects.md:44
+// Docs/Effects.md:45
 struct Draft: Equatable, Sendable {
   var to = ""
   var body = ""
@@ -32,7 +32,7 @@ extension DependencyValues {
   }
 }
 
-// Docs/Effects.md:84
+// Docs/Effects.md:85
 struct Folder: Reducer {
   struct State: Equatable, Sendable {
     var name: String
@@ -65,7 +65,7 @@ struct Folder: Reducer {
   }
 }
 
-// Docs/Effects.md:205
+// Docs/Effects.md:294
 struct MailScreen: Reducer {
   struct State: Equatable, Sendable {
     var id: Mail.ID
@@ -112,7 +112,7 @@ struct MailApp: Reducer {
   }
 }
 
-// Docs/Effects.md:268
+// Docs/Effects.md:357
 struct Mailroom: Reducer {
   struct State: Equatable, Sendable { var compose = PresentationState<Compose.State>() }
   enum Action: Equatable, Sendable {
@@ -131,7 +131,7 @@ struct Mailroom: Reducer {
   }
 }
 
-// Docs/Effects.md:300
+// Docs/Effects.md:389
 struct Compose: Reducer {
   struct State: Equatable, Sendable { var draft = Draft() }
   enum Action: Equatable, Sendable { case edited(Draft), sendTapped }
@@ -152,7 +152,7 @@ struct Compose: Reducer {
   }
 }
 
-// Docs/Effects.md:331
+// Docs/Effects.md:420
 struct Search: Reducer {
   struct State: Equatable, Sendable {
     var query = ""
@@ -178,7 +178,7 @@ struct Search: Reducer {
   }
 }
 
-// Docs/Effects.md:377
+// Docs/Effects.md:466
 struct AutoSave: Reducer {
   struct State: Equatable, Sendable {
     var isThrottling = false
@@ -217,7 +217,7 @@ struct AutoSave: Reducer {
   }
 }
 
-// Docs/Effects.md:419
+// Docs/Effects.md:508
 struct Timers: Reducer {
   struct Row: Identifiable, Equatable, Sendable {
     var id: Int
@@ -255,7 +255,7 @@ struct Timers: Reducer {
   }
 }
 
-// Docs/Effects.md:463
+// Docs/Effects.md:552
 struct EffectCount: Reducer {
   struct State: Equatable, Sendable { var effectEvents = 0 }
   enum Action: Equatable, Sendable { case count, counted(Int) }
