@@ -26,8 +26,10 @@ let replaySuite = Suite(name: "replay", summary: "replay with fingerprint checks
   let only = environment["REWIND_BENCH_REPLAY_ONLY"]
   if only == nil || only == "fingerprinted" { reporter.report(try fingerprintedReplay(count: 100_000)) }
   if only == nil || only == "corpus" {
-    let size = environment["REWIND_BENCH_CORPUS"]?.split(separator: "x").compactMap { Int($0) } ?? [1_000, 1_000]
-    reporter.report(try corpusReplay(logs: size.first ?? 1_000, events: size.last ?? 1_000, reporter: reporter))
+    let size =
+      environment["REWIND_BENCH_CORPUS"]?.split(separator: "x").compactMap { Int($0) } ?? [1_000, 1_000]
+    reporter.report(
+      try corpusReplay(logs: size.first ?? 1_000, events: size.last ?? 1_000, reporter: reporter))
   }
   if only == nil || only == "scale" {
     for rows in [1_000, 100_000] { reporter.report(try fingerprintCost(rows: rows)) }
@@ -124,7 +126,8 @@ struct FingerprintedList: Reducer {
     var rows: IdentifiedArray<Row>
 
     init(rows count: Int) {
-      rows = IdentifiedArray(uniqueElements: (0..<count).map { Row(id: $0, title: "Row \($0): a title of a row") })
+      rows = IdentifiedArray(
+        uniqueElements: (0..<count).map { Row(id: $0, title: "Row \($0): a title of a row") })
     }
   }
 

@@ -90,7 +90,8 @@ import Testing
     #expect(withBuild.fingerprint?.build == BuildIdentity(tag: 42))
     #expect(try parse(withSections([(3, digest)])).fingerprint?.build == nil)
     #expect(throws: BinaryCodecError.self) { try parse(withSections([(3, Array(digest.prefix(15)))])) }
-    let fingerprint = RecordedFingerprint(state: StateFingerprint(high: 7, low: 9), build: BuildIdentity(tag: 3))
+    let fingerprint = RecordedFingerprint(
+      state: StateFingerprint(high: 7, low: 9), build: BuildIdentity(tag: 3))
     var writer = ByteWriter(capacity: 64)
     RecordSections.append(draws: [.random(1)], fingerprint: fingerprint, timestamp: timestamp, to: &writer)
     var reader = ByteReader(writer.bytes)

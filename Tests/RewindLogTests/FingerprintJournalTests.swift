@@ -50,7 +50,9 @@ import Testing
     for event in recorded {
       guard let fingerprint = event.fingerprint else { continue }
       #expect(fingerprint.build == build)
-      #expect(fingerprint.state == (try StateFingerprint.of(states[Int(event.sequence)])), "event \(event.sequence)")
+      #expect(
+        fingerprint.state == (try StateFingerprint.of(states[Int(event.sequence)])), "event \(event.sequence)"
+      )
     }
     // Marks change nothing: reopening replays them to the same state.
     let reopened = try open(directory, every: 5)
@@ -104,9 +106,10 @@ import Testing
       let path = directory.path + "/" + name
       guard var bytes = FileManager.default.contents(atPath: path).map(Array.init) else { continue }
       let needle = fingerprint.state.bytes
-      guard let at = (0...(max(0, bytes.count - needle.count))).first(where: {
-        bytes.count >= $0 + needle.count && Array(bytes[$0..<($0 + needle.count)]) == needle
-      })
+      guard
+        let at = (0...(max(0, bytes.count - needle.count))).first(where: {
+          bytes.count >= $0 + needle.count && Array(bytes[$0..<($0 + needle.count)]) == needle
+        })
       else { continue }
       bytes[at + 7] ^= 0x01
       try Data(bytes).write(to: URL(fileURLWithPath: path))

@@ -63,7 +63,9 @@ enum RecordSections {
   }
 
   /// The fingerprint section: 16 bytes of digest, then the build's 8 when there is one.
-  private static func readFingerprint(_ reader: inout ByteReader) throws(BinaryCodecError) -> RecordedFingerprint {
+  private static func readFingerprint(_ reader: inout ByteReader) throws(BinaryCodecError)
+    -> RecordedFingerprint
+  {
     let offset = reader.offset
     guard reader.remaining == 16 || reader.remaining == 24,
       let state = StateFingerprint(bytes: try reader.bytes(16))
@@ -71,7 +73,8 @@ enum RecordSections {
       throw .mismatch(
         expected: "a fingerprint of 16 or 24 bytes", found: "\(reader.remaining) bytes", offset: offset)
     }
-    return RecordedFingerprint(state: state, build: reader.isAtEnd ? nil : BuildIdentity(tag: try reader.u64()))
+    return RecordedFingerprint(
+      state: state, build: reader.isAtEnd ? nil : BuildIdentity(tag: try reader.u64()))
   }
 
   /// The draws section: count (varint), then per draw a kind byte (`1` UUID, `2` date, `3` the event's

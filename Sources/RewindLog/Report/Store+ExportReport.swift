@@ -28,7 +28,8 @@ extension Store where Action: Codable {
     -> ReportMetadata
   {
     guard let journal = fileJournal else {
-      throw ReportError.cannotReport("the store has no file journal: open it with Store.open to report its log")
+      throw ReportError.cannotReport(
+        "the store has no file journal: open it with Store.open to report its log")
     }
     if !isClosed { mark("reported") }
     try journal.flush()

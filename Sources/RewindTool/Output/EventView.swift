@@ -81,7 +81,8 @@ public struct EventView: Sendable {
       return nil
     }
     return RecordedFingerprint(
-      state: StateFingerprint(high: high, low: low), build: number(tree?["build"]?["tag"]).map(BuildIdentity.init(tag:)))
+      state: StateFingerprint(high: high, low: low),
+      build: number(tree?["build"]?["tag"]).map(BuildIdentity.init(tag:)))
   }
 
   /// Swift's synthesized coding wraps an enum case's single unlabeled value as `{"_0": value}`: show the

@@ -140,7 +140,8 @@ struct ReplayTestGenerator<State: Encodable & Sendable, Action: Codable & Sendab
       case .beginTransaction(let name):
         lines.append("    store.beginTransaction(\(Self.swiftString(name)), from: \(origin))\(assertion)")
       case .endTransaction: lines.append("    store.endTransaction(from: \(origin))\(assertion)")
-      case .mark(let name): lines.append("    store.mark(\(Self.swiftString(name)), from: \(origin))\(assertion)")
+      case .mark(let name):
+        lines.append("    store.mark(\(Self.swiftString(name)), from: \(origin))\(assertion)")
       case .restore(let target):
         throw ToolError.usage(
           UsageError(
