@@ -155,34 +155,3 @@ extension TreeNode {
     if borrowed.nonzeroBitCount &* 2 < width { ownAll() }
   }
 }
-
-extension TreeNode {
-  /// Checks the rules of borrowing copies (above): a lender of the same kind and width
-  /// that borrows nothing itself, borrowed entries identical to the lender's, and at least half borrowed.
-  @usableFromInline
-  func checkBorrowing() {
-    let head = self.head.pointee
-    guard let raw = head.lender else {
-      precondition(head.borrowed == 0, "PersistentTree: borrowed entries without a lender")
-      return
-    }
-    let lender = Unmanaged<TreeNode>.fromOpaque(raw).takeUnretainedValue()
-    precondition(!lender.isBorrowing, "PersistentTree: a lender that borrows")
-    precondition(
-      lender.isLeaf == isLeaf && lender.width == width, "PersistentTree: a lender of another shape")
-    precondition(head.borrowed & ~Self.mask(width) == 0, "PersistentTree: borrowed bits past the width")
-    precondition(head.borrowed.nonzeroBitCount &* 2 >= width, "PersistentTree: a borrower owning over half")
-    let stride = isLeaf ? MemoryLayout<Value>.stride : MemoryLayout<TreeNode>.stride
-    var bits = head.borrowed
-    while bits != 0 {
-      let index = bits.trailingZeroBitCount
-      let mine = isLeaf ? UnsafeRawPointer(slots + index) : UnsafeRawPointer(childSlots + index)
-      let theirs =
-        isLeaf ? UnsafeRawPointer(lender.slots + index) : UnsafeRawPointer(lender.childSlots + index)
-      let same = UnsafeRawBufferPointer(start: mine, count: stride).elementsEqual(
-        UnsafeRawBufferPointer(start: theirs, count: stride))
-      precondition(same, "PersistentTree: a borrowed entry unlike the lender's")
-      bits &= bits &- 1
-    }
-  }
-}
