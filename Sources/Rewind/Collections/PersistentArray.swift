@@ -56,7 +56,7 @@ extension PersistentArray: RandomAccessCollection, MutableCollection {
   public subscript(position: Int) -> Element {
     _read {
       precondition(position >= 0 && position < tree.count, "PersistentArray: index \(position) out of range")
-      yield tree.pointer(to: position).pointee
+      yield unsafe tree.pointer(to: position).pointee
     }
     set {
       precondition(position >= 0 && position < tree.count, "PersistentArray: index \(position) out of range")
@@ -92,7 +92,7 @@ extension PersistentArray: RandomAccessCollection, MutableCollection {
     _ body: (UnsafeBufferPointer<Element>) throws -> Result
   ) rethrows -> Result? {
     guard tree.root.isLeaf else { return nil }
-    return try body(UnsafeBufferPointer(tree.root.values))
+    return unsafe try body(UnsafeBufferPointer(tree.root.values))
   }
 
   @inlinable
@@ -101,8 +101,8 @@ extension PersistentArray: RandomAccessCollection, MutableCollection {
   ) rethrows -> Result? {
     guard tree.root.isLeaf else { return nil }
     tree.makeRootUnique()
-    var buffer = tree.root.values
-    return try body(&buffer)
+    var buffer = unsafe tree.root.values
+    return unsafe try body(&buffer)
   }
 }
 

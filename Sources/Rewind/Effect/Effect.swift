@@ -147,10 +147,10 @@ public struct EffectID: Hashable, Sendable, CustomStringConvertible {
   private nonisolated(unsafe) let value: AnyHashable
 
   /// Wraps `id`.
-  public init(_ id: some Hashable & Sendable) { value = AnyHashable(id) }
+  public init(_ id: some Hashable & Sendable) { unsafe value = AnyHashable(id) }
 
   /// The wrapped value.
-  @usableFromInline var base: Any { value.base }
+  @usableFromInline var base: Any { unsafe value.base }
 
-  public var description: String { "\(value)" }
+  public var description: String { unsafe "\(value)" }
 }

@@ -143,7 +143,8 @@ final class ObservationCenter<Root: Sendable>: Sendable {
           // A read between a send and the flush that follows it, of a value that already differs from the
           // baseline's: the flush must tell this reader even if the value changes back meanwhile.
           if core.sequence != baseline.sequence, !path.isQueued,
-            unsafeDowncast(path, to: TypedPathObservation<State>.self).changed(resolve(baseline.state), state)
+            unsafe unsafeDowncast(path, to: TypedPathObservation<State>.self).changed(
+              resolve(baseline.state), state)
           {
             machine.force(path)
           }

@@ -89,12 +89,14 @@ final class ScopeNode: @unchecked Sendable {
   func collectChanges<State>(from old: State, to new: State, into notify: inout [PathObservation]) {
     for path in interestingPaths.values where !path.isQueued {
       // Every path of a node reads that node's state: made so by the store that owns the node.
-      guard unsafeDowncast(path, to: TypedPathObservation<State>.self).changed(old, new) else { continue }
+      guard unsafe unsafeDowncast(path, to: TypedPathObservation<State>.self).changed(old, new) else {
+        continue
+      }
       path.isQueued = true
       notify.append(path)
     }
     for edge in interestingChildren.values {
-      unsafeDowncast(edge, to: ChildEdge<State>.self).collectChanges(from: old, to: new, into: &notify)
+      unsafe unsafeDowncast(edge, to: ChildEdge<State>.self).collectChanges(from: old, to: new, into: &notify)
     }
   }
 }

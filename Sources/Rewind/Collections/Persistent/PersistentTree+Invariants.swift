@@ -1,10 +1,16 @@
 // The checks of a tree's structure and of its borrowing nodes, which `IdentifiedArray` and `PersistentArray`
 // run after every mutation in builds with `-DREWIND_CHECK_INVARIANTS` (see `InvariantChecking`).
 extension PersistentTree {
-  /// Checks the tree's structure: leaf and node sizes, counts, keys (in order: strictly increasing when
-  /// `uniqueKeys`), and equal depth; traps with a message naming what is wrong.
+  /// Checks the tree's structure: leaf and node sizes, counts, equal depth, the kind of each node's
+  /// children, the borrowing rules at every node (``TreeNode/checkBorrowing()``), and keys; traps with a
+  /// message naming what is wrong.
   ///
-  /// Visits every node: O(n). Callers run it only in builds with `REWIND_CHECK_INVARIANTS`.
+  /// With `keyed`, every node must be keyed and the keys increase along the tree (strictly when
+  /// `uniqueKeys`). Without, a node may have dropped its keys (a ``PersistentArray`` change does), but a
+  /// node that still says it is keyed must be right: a keyed leaf's keys do not decrease, and a keyed inner
+  /// node has keyed children and each child's last key.
+  ///
+  /// Visits every node: O(n).
   @usableFromInline
   func checkStructure(keyed: Bool, uniqueKeys: Bool) {
     var previousKey: UInt64?
@@ -26,21 +32,28 @@ extension PersistentTree {
             }
             previousKey = key
           }
+        } else if node.isKeyed {
+          for offset in 1..<Swift.max(1, node.width) {
+            precondition(
+              node.key(at: offset &- 1) <= node.key(at: offset), "PersistentTree: a keyed leaf out of order")
+          }
         }
         return
       }
       precondition(node.width > 0, "PersistentTree: inner node without children")
       precondition(node.width <= TreeNode<Value>.innerCapacity, "PersistentTree: node over capacity")
       if keyed { precondition(node.isKeyed, "PersistentTree: missing child keys") }
-      precondition(
-        node.children.allSatisfy { $0.isLeaf == node.hasLeafChildren },
-        "PersistentTree: children of another kind")
       var total = 0
-      for (index, child) in node.children.enumerated() {
+      for index in 0..<node.width {
+        let child = node.child(at: index)
+        precondition(child.isLeaf == node.hasLeafChildren, "PersistentTree: children of another kind")
         visit(child, depth: depth &+ 1, isRoot: false)
         total &+= child.count
-        precondition(node.ends[index] == total, "PersistentTree: stale count")
-        if keyed { precondition(node.childKeys[index] == child.lastKey, "PersistentTree: stale child key") }
+        precondition(node.end(ofChild: index) == total, "PersistentTree: stale count")
+        if node.isKeyed {
+          precondition(child.isKeyed, "PersistentTree: a keyed node over an unkeyed child")
+          precondition(node.key(at: index) == child.lastKey, "PersistentTree: stale child key")
+        }
       }
     }
     visit(root, depth: 0, isRoot: true)
@@ -48,32 +61,39 @@ extension PersistentTree {
 }
 
 extension TreeNode {
-  /// Checks the rules of borrowing copies (above): a lender of the same kind and width
-  /// that borrows nothing itself, borrowed entries identical to the lender's, and at least half borrowed.
+  /// Checks the rules of borrowing copies (``UnmanagedNode``, rules 4 to 8): a lender of the same kind
+  /// and width that borrows nothing itself, borrowed bits within the width, borrowed entries whose bytes
+  /// are the lender's, at least half of them borrowed, and a leaf borrowing only values that may be.
   @usableFromInline
   func checkBorrowing() {
-    let head = self.head.pointee
-    guard let raw = head.lender else {
-      precondition(head.borrowed == 0, "PersistentTree: borrowed entries without a lender")
+    let borrowed = unsafe head.pointee.borrowed
+    guard let reference = unsafe lender else {
+      precondition(borrowed == 0, "PersistentTree: borrowed entries without a lender")
       return
     }
-    let lender = Unmanaged<TreeNode>.fromOpaque(raw).takeUnretainedValue()
+    let lender = unsafe reference.node
     precondition(!lender.isBorrowing, "PersistentTree: a lender that borrows")
     precondition(
       lender.isLeaf == isLeaf && lender.width == width, "PersistentTree: a lender of another shape")
-    precondition(head.borrowed & ~Self.mask(width) == 0, "PersistentTree: borrowed bits past the width")
-    precondition(head.borrowed.nonzeroBitCount &* 2 >= width, "PersistentTree: a borrower owning over half")
+    precondition(borrowed & ~Self.mask(width) == 0, "PersistentTree: borrowed bits past the width")
+    precondition(borrowed.nonzeroBitCount &* 2 >= width, "PersistentTree: a borrower owning over half")
+    unsafe precondition(
+      !isLeaf || UnmanagedNode<Value>.valuesAreBitwiseTakable,
+      "PersistentTree: a leaf borrowing values that are not bitwise-takable")
     let stride = isLeaf ? MemoryLayout<Value>.stride : MemoryLayout<TreeNode>.stride
-    var bits = head.borrowed
+    var bits = borrowed
     while bits != 0 {
       let index = bits.trailingZeroBitCount
-      let mine = isLeaf ? UnsafeRawPointer(slots + index) : UnsafeRawPointer(childSlots + index)
-      let theirs =
-        isLeaf ? UnsafeRawPointer(lender.slots + index) : UnsafeRawPointer(lender.childSlots + index)
-      let same = UnsafeRawBufferPointer(start: mine, count: stride).elementsEqual(
-        UnsafeRawBufferPointer(start: theirs, count: stride))
-      precondition(same, "PersistentTree: a borrowed entry unlike the lender's")
+      let mine = unsafe UnsafeRawBufferPointer(start: entryAddress(index), count: stride)
+      let theirs = unsafe UnsafeRawBufferPointer(start: lender.entryAddress(index), count: stride)
+      precondition(unsafe mine.elementsEqual(theirs), "PersistentTree: a borrowed entry unlike the lender's")
       bits &= bits &- 1
     }
+  }
+
+  /// The address of entry `index`: a value (leaf) or a child (inner node).
+  @usableFromInline
+  func entryAddress(_ index: Int) -> UnsafeRawPointer {
+    unsafe isLeaf ? UnsafeRawPointer(slots + index) : UnsafeRawPointer(childSlots + index)
   }
 }

@@ -6,13 +6,13 @@ extension TreeNode {
   @inlinable
   func setKey(_ key: UInt64, at offset: Int) {
     if isLeaf {
-      labels[offset] = key
+      unsafe labels[offset] = key
       return
     }
     let (index, inner) = child(containing: offset)
     makeChildUnique(index)
-    childSlots[index].setKey(key, at: inner)
-    childKeys[index] = childSlots[index].lastKey
+    unsafe childSlots[index].setKey(key, at: inner)
+    unsafe childKeys[index] = childSlots[index].lastKey
   }
 
   /// Inserts into this subtree, which must be referenced by its parent alone.
@@ -21,11 +21,11 @@ extension TreeNode {
   func insert(_ value: Value, key: UInt64?, at offset: Int, atEnd: Bool) -> TreeNode? {
     if isLeaf {
       // Room for one more is always allocated: shift, place, then split if over capacity.
-      (slots + (offset &+ 1)).moveInitialize(from: slots + offset, count: width &- offset)
-      (slots + offset).initialize(to: value)
+      unsafe (slots + (offset &+ 1)).moveInitialize(from: slots + offset, count: width &- offset)
+      unsafe (slots + offset).initialize(to: value)
       if let key, isKeyed {
-        (labels + (offset &+ 1)).moveInitialize(from: labels + offset, count: width &- offset)
-        labels[offset] = key
+        unsafe (labels + (offset &+ 1)).moveInitialize(from: labels + offset, count: width &- offset)
+        unsafe labels[offset] = key
       } else {
         dropKeys()
       }
@@ -35,12 +35,12 @@ extension TreeNode {
     if key == nil { dropKeys() }
     let (index, inner) = child(forInsertionAt: offset)
     makeChildUnique(index)
-    if let sibling = childSlots[index].insert(value, key: key, at: inner, atEnd: atEnd) {
+    if let sibling = unsafe childSlots[index].insert(value, key: key, at: inner, atEnd: atEnd) {
       insertChild(sibling, at: index &+ 1)
       refresh(from: index)
     } else {
-      for position in index..<width { ends[position] &+= 1 }
-      if isKeyed { childKeys[index] = childSlots[index].lastKey }
+      for position in index..<width { unsafe ends[position] &+= 1 }
+      if isKeyed { unsafe childKeys[index] = childSlots[index].lastKey }
     }
     return width > Self.innerCapacity ? split(atEnd: atEnd) : nil
   }
@@ -54,12 +54,12 @@ extension TreeNode {
     let keep = atEnd ? (isLeaf ? Self.leafCapacity : Self.innerCapacity) : width / 2
     let moved = width &- keep
     if isLeaf {
-      right.slots.moveInitialize(from: slots + keep, count: moved)
-      if isKeyed { right.labels.moveInitialize(from: labels + keep, count: moved) }
+      unsafe right.slots.moveInitialize(from: slots + keep, count: moved)
+      if isKeyed { unsafe right.labels.moveInitialize(from: labels + keep, count: moved) }
       right.width = moved
       width = keep
     } else {
-      right.childSlots.moveInitialize(from: childSlots + keep, count: moved)
+      unsafe right.childSlots.moveInitialize(from: childSlots + keep, count: moved)
       right.width = moved
       width = keep
       right.refresh(from: 0)

@@ -8,8 +8,8 @@ extension TreeNode {
     let right = left &+ 1
     makeChildUnique(left)
     makeChildUnique(right)
-    let a = childSlots[left]
-    let b = childSlots[right]
+    let a = unsafe childSlots[left]
+    let b = unsafe childSlots[right]
     if !(isKeyed && a.isKeyed && b.isKeyed) {
       a.dropKeys()
       b.dropKeys()
@@ -30,13 +30,13 @@ extension TreeNode {
   func absorb(_ other: TreeNode) {
     let moved = other.width
     if isLeaf {
-      (slots + width).moveInitialize(from: other.slots, count: moved)
-      if isKeyed { (labels + width).moveInitialize(from: other.labels, count: moved) }
+      unsafe (slots + width).moveInitialize(from: other.slots, count: moved)
+      if isKeyed { unsafe (labels + width).moveInitialize(from: other.labels, count: moved) }
       other.width = 0
       width &+= moved
     } else {
       let first = width
-      (childSlots + width).moveInitialize(from: other.childSlots, count: moved)
+      unsafe (childSlots + width).moveInitialize(from: other.childSlots, count: moved)
       other.width = 0
       width &+= moved
       refresh(from: first)
@@ -52,29 +52,29 @@ extension TreeNode {
       // This node's tail goes to the front of `other`.
       let moved = width &- half
       if isLeaf {
-        (other.slots + moved).moveInitialize(from: other.slots, count: other.width)
-        other.slots.moveInitialize(from: slots + half, count: moved)
+        unsafe (other.slots + moved).moveInitialize(from: other.slots, count: other.width)
+        unsafe other.slots.moveInitialize(from: slots + half, count: moved)
         if isKeyed {
-          (other.labels + moved).moveInitialize(from: other.labels, count: other.width)
-          other.labels.moveInitialize(from: labels + half, count: moved)
+          unsafe (other.labels + moved).moveInitialize(from: other.labels, count: other.width)
+          unsafe other.labels.moveInitialize(from: labels + half, count: moved)
         }
       } else {
-        (other.childSlots + moved).moveInitialize(from: other.childSlots, count: other.width)
-        other.childSlots.moveInitialize(from: childSlots + half, count: moved)
+        unsafe (other.childSlots + moved).moveInitialize(from: other.childSlots, count: other.width)
+        unsafe other.childSlots.moveInitialize(from: childSlots + half, count: moved)
       }
     } else {
       // The front of `other` goes to this node's tail.
       let moved = half &- width
       if isLeaf {
-        (slots + width).moveInitialize(from: other.slots, count: moved)
-        other.slots.moveInitialize(from: other.slots + moved, count: other.width &- moved)
+        unsafe (slots + width).moveInitialize(from: other.slots, count: moved)
+        unsafe other.slots.moveInitialize(from: other.slots + moved, count: other.width &- moved)
         if isKeyed {
-          (labels + width).moveInitialize(from: other.labels, count: moved)
-          other.labels.moveInitialize(from: other.labels + moved, count: other.width &- moved)
+          unsafe (labels + width).moveInitialize(from: other.labels, count: moved)
+          unsafe other.labels.moveInitialize(from: other.labels + moved, count: other.width &- moved)
         }
       } else {
-        (childSlots + width).moveInitialize(from: other.childSlots, count: moved)
-        other.childSlots.moveInitialize(from: other.childSlots + moved, count: other.width &- moved)
+        unsafe (childSlots + width).moveInitialize(from: other.childSlots, count: moved)
+        unsafe other.childSlots.moveInitialize(from: other.childSlots + moved, count: other.width &- moved)
       }
     }
     width = half

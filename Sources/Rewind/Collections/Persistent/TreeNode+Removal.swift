@@ -7,17 +7,17 @@ extension TreeNode {
   func remove(at offset: Int, keyed: Bool, vacated: Bool) -> Value? {
     if !keyed { dropKeys() }
     if isLeaf {
-      let removed: Value? = vacated ? nil : (slots + offset).move()
-      (slots + offset).moveInitialize(from: slots + (offset &+ 1), count: width &- offset &- 1)
+      let removed: Value? = unsafe vacated ? nil : (slots + offset).move()
+      unsafe (slots + offset).moveInitialize(from: slots + (offset &+ 1), count: width &- offset &- 1)
       if isKeyed {
-        (labels + offset).moveInitialize(from: labels + (offset &+ 1), count: width &- offset &- 1)
+        unsafe (labels + offset).moveInitialize(from: labels + (offset &+ 1), count: width &- offset &- 1)
       }
       width &-= 1
       return removed
     }
     let (index, inner) = child(containing: offset)
     makeChildUnique(index)
-    let child = childSlots[index]
+    let child = unsafe childSlots[index]
     let removed = child.remove(at: inner, keyed: keyed, vacated: vacated)
     if child.count == 0 && width > 1 {
       // An emptied child goes (its parent keeps at least one child; the tree's root collapses).
@@ -26,8 +26,8 @@ extension TreeNode {
     } else if child.width < child.minimumWidth && width > 1 {
       rebalance(child: index)
     } else {
-      for position in index..<width { ends[position] &-= 1 }
-      if isKeyed { childKeys[index] = child.lastKey }
+      for position in index..<width { unsafe ends[position] &-= 1 }
+      if isKeyed { unsafe childKeys[index] = child.lastKey }
     }
     return removed
   }
