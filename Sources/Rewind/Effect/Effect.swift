@@ -153,4 +153,11 @@ public struct EffectID: Hashable, Sendable, CustomStringConvertible {
   @usableFromInline var base: Any { unsafe value.base }
 
   public var description: String { unsafe "\(value)" }
+
+  /// Whether both wrap equal values. (Written out as the synthesized one would be, so that its read of
+  /// `value` is marked `unsafe`: a synthesized one is reported without a place to mark.)
+  public static func == (lhs: EffectID, rhs: EffectID) -> Bool { unsafe lhs.value == rhs.value }
+
+  /// Hashes the wrapped value.
+  public func hash(into hasher: inout Hasher) { unsafe hasher.combine(value) }
 }
