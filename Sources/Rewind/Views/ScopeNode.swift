@@ -132,14 +132,6 @@ class ChildEdgeBase: @unchecked Sendable {
     guard !isDetached else { return }
     parent.childInterestChanged(self, interesting: interesting)
   }
-
-  /// Checks the node below (see ``ScopeNode/_checkInvariants()``).
-  func _checkSubtree() {
-    #if REWIND_CHECK_INVARIANTS
-      precondition(node.parentEdge === self, "observation: a node that does not name its edge")
-      node._checkInvariants()
-    #endif
-  }
 }
 
 /// An edge whose parent's state is `Parent`: what a parent node's flush calls.
