@@ -18,7 +18,8 @@ extension TreeNode {
   @inlinable
   static func mask(_ count: Int) -> UInt64 { count >= 64 ? .max : (1 << UInt64(count)) &- 1 }
 
-  /// A copy of `other` that borrows its entries instead of retaining them (see above); a full copy when
+  /// A copy of `other` that borrows its entries instead of retaining them (rules 3 to 6 of
+  /// ``UnmanagedNode``); a full copy when
   /// `other` is empty or wider than the 64 entries `borrowed` can describe, or is a leaf of values whose
   /// bytes cannot stand for them elsewhere (rule 8 of ``UnmanagedNode``).
   @inlinable
@@ -92,8 +93,9 @@ extension TreeNode {
   }
 
   /// Makes this node, which must be referenced by its parent alone, own every entry, so that its shape
-  /// may change. When this node is its lender's last borrower it takes the lender's references over and
-  /// the lender releases only the entries this node replaced; otherwise it retains what it borrowed.
+  /// may change (rule 6). When this node is its lender's last borrower it takes the lender's references
+  /// over and the lender releases only the entries this node replaced (rule 5); otherwise it retains what
+  /// it borrowed.
   @inlinable
   func ownAll() {
     guard let reference = unsafe lender else { return }
@@ -137,7 +139,7 @@ extension TreeNode {
     }
   }
 
-  /// Records the entries still borrowed; past half owned, owns them all (see above).
+  /// Records the entries still borrowed; past half owned, owns them all (rule 7).
   @inlinable
   func settle(borrowed: UInt64) {
     unsafe head.pointee.borrowed = borrowed
