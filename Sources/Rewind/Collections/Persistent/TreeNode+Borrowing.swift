@@ -85,11 +85,13 @@ extension TreeNode {
     }
   }
 
-  /// What `deinit` does for a borrowing node: releases the entries it owns, then its lender.
+  /// What `deinit` does for a borrowing node: releases the entries it owns, then its lender. It reads the
+  /// head once: `deinit` is not specialized, so each accessor here is a call.
   @inlinable
   func releaseBorrowingEntries() {
-    unsafe releaseEntries(Self.mask(width) & ~head.pointee.borrowed)
-    unsafe lender?.releaseAsLender()
+    let head = unsafe self.head.pointee
+    unsafe releaseEntries(Self.mask(head.width) & ~head.borrowed)
+    if let lender = unsafe head.lender { unsafe UnmanagedNode<Value>(opaque: lender).releaseAsLender() }
   }
 
   /// Makes this node, which must be referenced by its parent alone, own every entry, so that its shape
