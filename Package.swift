@@ -11,6 +11,7 @@ let package = Package(
     .library(name: "RewindLog", targets: ["RewindLog"]),
     .library(name: "RewindComponents", targets: ["RewindComponents"]),
     .library(name: "RewindTesting", targets: ["RewindTesting"]),
+    .library(name: "RewindShip", targets: ["RewindShip"]),
     .library(name: "RewindTool", targets: ["RewindTool"]),
     .executable(name: "rewind", targets: ["rewind"]),
     .executable(name: "rewind-bench", targets: ["rewind-bench"]),
@@ -25,11 +26,13 @@ let package = Package(
     .target(name: "RewindLog", dependencies: ["Rewind"]),
     .target(name: "RewindComponents", dependencies: ["Rewind", "RewindDiff"]),
     .target(name: "RewindTesting", dependencies: ["Rewind"]),
-    .target(name: "RewindTool", dependencies: ["Rewind", "RewindLog"]),
+    // Ships a log to NATS JetStream (its own small NATS client) and verifies what a stream holds.
+    .target(name: "RewindShip", dependencies: ["Rewind", "RewindLog"]),
+    .target(name: "RewindTool", dependencies: ["Rewind", "RewindLog", "RewindShip"]),
     .executableTarget(name: "rewind", dependencies: ["RewindTool"]),
     .executableTarget(
       name: "rewind-bench",
-      dependencies: ["Rewind", "RewindDiff", "RewindLog", "RewindComponents", "RewindTesting"],
+      dependencies: ["Rewind", "RewindDiff", "RewindLog", "RewindComponents", "RewindTesting", "RewindShip"],
       path: "Benchmarks"
     ),
     .executableTarget(name: "Mailbox", dependencies: ["Rewind"], path: "Examples/Mailbox"),
@@ -60,6 +63,13 @@ let package = Package(
       name: "InboxTests",
       dependencies: [
         "InboxCore", "Inbox", "Rewind", "RewindComponents", "RewindLog", "RewindTesting", "RewindTestSupport",
+      ]),
+    .testTarget(
+      // Starts Debian's nats-server on loopback ports, and kills `rewind ship` children: it builds `rewind`.
+      name: "RewindShipTests",
+      dependencies: [
+        "RewindShip", "RewindLog", "Rewind", "RewindTesting", "RewindTestSupport", "rewind",
+        "rewind-crash-child",
       ]),
     .testTarget(
       // Runs the real `rewind` executable: depending on it makes `swift test` build it.

@@ -25,7 +25,7 @@ if [ -n "$misplaced" ]; then echo "outside its one place:"; echo "$misplaced"; e
 echo "ok"
 
 step "Apple-only files parse (their #if blocks are inactive on Linux, so the build never reads them)"
-apple_only=$(grep -rlE --include='*.swift' 'canImport\((UIKit|AppKit|SwiftUI)\)' Sources Examples || true)
+apple_only=$(grep -rlE --include='*.swift' 'canImport\((UIKit|AppKit|SwiftUI|Network)\)' Sources Examples || true)
 for file in $apple_only; do swiftc -parse "$file"; done
 echo "$(echo "$apple_only" | grep -c . || true) files parsed"
 
@@ -45,6 +45,10 @@ step "headless browser for the timeline test (Chromium from the system's package
 bash Scripts/install-browser.sh
 export REWIND_REQUIRE_BROWSER=1  # the browser test fails, rather than skips, without Chromium
 
+step "nats-server for the shipping tests (JetStream, from the system's packages)"
+bash Scripts/install-nats.sh
+export REWIND_REQUIRE_NATS=1  # the shipping tests fail, rather than skip, without nats-server
+
 # A hung test must fail the run quickly rather than use up CI's time: each test run gets a generous limit.
 step "README: run the tests"
 timeout 1800 swift test
@@ -52,10 +56,10 @@ timeout 1800 swift test
 step "tests under ThreadSanitizer, with internal invariants checked after every mutation"
 # REWIND_THREAD_SANITIZER swaps the package's lock for a pthread mutex TSan can see (Sources/Rewind/Support/Locked.swift).
 # REWIND_CHECK_INVARIANTS turns on the `_checkInvariants()` calls of the core structures (off in normal builds).
-# Serial (--no-parallel) and 10 kill -9 trials: under TSan, tests that block a thread (the crash trials, file
+# Serial (--no-parallel) and 10 kill -9 trials (crash and shipping): under TSan, tests that block a thread (the crash trials, file
 # journal waits) held both cooperative threads for minutes, and 53 time-limited async tests queued behind them
 # ran out of time before they started.
-REWIND_CRASH_TRIALS=10 TSAN_OPTIONS="halt_on_error=1" timeout 2400 swift test --no-parallel --sanitize=thread -Xswiftc -DREWIND_THREAD_SANITIZER \
+REWIND_CRASH_TRIALS=10 REWIND_SHIP_TRIALS=10 TSAN_OPTIONS="halt_on_error=1" timeout 2400 swift test --no-parallel --sanitize=thread -Xswiftc -DREWIND_THREAD_SANITIZER \
   -Xswiftc -DREWIND_CHECK_INVARIANTS --scratch-path .build-tsan
 
 step "documentation (docc, warnings and broken links are errors)"

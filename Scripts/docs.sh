@@ -8,7 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-modules=(Rewind RewindDiff RewindLog RewindComponents RewindTesting RewindTool)
+modules=(Rewind RewindDiff RewindLog RewindComponents RewindTesting RewindShip RewindTool)
 graphs=.build/symbol-graphs
 rm -rf "$graphs" .build/docs && mkdir -p "$graphs" .build/docs
 # A fresh scratch directory: symbol graphs are written only when a module is compiled.
