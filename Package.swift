@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.2
 import PackageDescription
 
 // Rewind: an event-sourced state store. No package dependencies, by design.
@@ -22,7 +22,7 @@ let package = Package(
     .target(name: "RewindDiff"),
     // A C builtin Swift cannot call (a cache prefetch); not a package dependency.
     .target(name: "CRewind"),
-    .target(name: "Rewind", dependencies: ["RewindDiff", "CRewind"]),
+    .target(name: "Rewind", dependencies: ["RewindDiff", "CRewind"], swiftSettings: [.strictMemorySafety()]),
     .target(name: "RewindLog", dependencies: ["Rewind"]),
     .target(name: "RewindComponents", dependencies: ["Rewind", "RewindDiff"]),
     .target(name: "RewindTesting", dependencies: ["Rewind"]),

@@ -168,7 +168,7 @@ where Element.ID: Sendable {
         }
         for edge in node.interestingChildren.values {
           // The collection's node has element edges only.
-          unsafeDowncast(edge, to: ChildEdge<IdentifiedArray<Element>>.self)
+          unsafe unsafeDowncast(edge, to: ChildEdge<IdentifiedArray<Element>>.self)
             .collectChanges(from: old, to: new, into: &notify)
         }
       case .elements(let changed):
