@@ -1,6 +1,7 @@
 import Foundation
 import Rewind
 import RewindTesting
+import RewindTestSupport
 import Testing
 
 @testable import RewindComponents
