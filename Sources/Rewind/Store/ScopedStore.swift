@@ -101,8 +101,8 @@ public class ScopedStore<State: Sendable, Action: Sendable>: @unchecked Sendable
       // branch, was copied out of its global and destroyed on every send (about 50 instructions).
       return engine.dispatch(
         PendingEvent(payload: .action(action), actor: nil, source: .user, correlationID: nil))
-    case .scope(let sendToParent):
-      return sendToParent(action, .user, nil)
+    case .scope(let parent):
+      return parent.send(action, from: .user, transaction: nil)
     }
   }
 
@@ -120,8 +120,8 @@ public class ScopedStore<State: Sendable, Action: Sendable>: @unchecked Sendable
         PendingEvent(
           payload: .action(action), actor: origin.actor, source: origin.source,
           correlationID: origin.correlationID))
-    case .scope(let sendToParent):
-      return sendToParent(action, origin, nil)
+    case .scope(let parent):
+      return parent.send(action, from: origin, transaction: nil)
     }
   }
 
@@ -134,8 +134,8 @@ public class ScopedStore<State: Sendable, Action: Sendable>: @unchecked Sendable
     switch backing {
     case .root(let engine):
       return engine.dispatch(PendingEvent(action: action, from: origin), transaction: transaction)
-    case .scope(let sendToParent):
-      return sendToParent(action, origin, transaction)
+    case .scope(let parent):
+      return parent.send(action, from: origin, transaction: transaction)
     }
   }
 
@@ -150,6 +150,7 @@ public class ScopedStore<State: Sendable, Action: Sendable>: @unchecked Sendable
       try? await Task.sleep(for: .microseconds(200))
     }
   }
+
 }
 
 extension ScopedStore: Observable {}
