@@ -1,6 +1,6 @@
 import Rewind
-import RewindTesting
 import RewindTestSupport
+import RewindTesting
 import Synchronization
 import Testing
 
@@ -104,7 +104,10 @@ struct CarouselStoreTests {
     store.send(.second(.scrollToItem(2, animated: true, at: 0)))
     #expect(await clock.waitForSleepers(2))
     await clock.advance(by: .milliseconds(400))
-    #expect(await eventually { store.state.first.scrollAnimation == nil && store.state.second.scrollAnimation == nil })
+    #expect(
+      await eventually {
+        store.state.first.scrollAnimation == nil && store.state.second.scrollAnimation == nil
+      })
     #expect(store.state.first.scrollOffset == 3 && store.state.second.scrollOffset == 2)
   }
 

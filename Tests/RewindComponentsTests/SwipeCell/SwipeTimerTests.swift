@@ -1,7 +1,7 @@
 import Rewind
 import RewindComponents
-import RewindTesting
 import RewindTestSupport
+import RewindTesting
 import Testing
 
 /// The end of an animation as an event: sent once by the timer the reducer schedules on a clock, caused by

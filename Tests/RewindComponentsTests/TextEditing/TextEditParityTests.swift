@@ -1,7 +1,7 @@
 import Foundation
 import Rewind
-import RewindTesting
 import RewindTestSupport
+import RewindTesting
 import Testing
 
 @testable import RewindComponents
