@@ -49,11 +49,11 @@ let package = Package(
       name: "rewind-crash-child", dependencies: ["Rewind", "RewindLog", "RewindTestSupport"],
       path: "Tests/CrashChild"),
     .testTarget(name: "RewindDiffTests", dependencies: ["RewindDiff", "RewindTesting"]),
-    .testTarget(name: "RewindTests", dependencies: ["Rewind", "RewindTesting"]),
+    .testTarget(name: "RewindTests", dependencies: ["Rewind", "RewindTesting", "RewindTestSupport"]),
     .testTarget(name: "RewindTestingTests", dependencies: ["Rewind", "RewindTesting"]),
     .testTarget(
       name: "RewindComponentsTests",
-      dependencies: ["RewindComponents", "Rewind", "RewindDiff", "RewindTesting"]),
+      dependencies: ["RewindComponents", "Rewind", "RewindDiff", "RewindTesting", "RewindTestSupport"]),
     .testTarget(
       // The kill -9 harness launches rewind-crash-child: depending on it makes `swift test` build it.
       name: "RewindLogTests",

@@ -286,5 +286,10 @@ final class StateHub<State: Sendable>: Sendable {
     for waiter in waiters { unsafe waiter.continuation.resume(returning: .retry) }
   }
 
+  /// The number of parked subscribers, for tests.
   var subscriberCount: Int { core.withLock { $0.waiters.count } }
+
+  /// For each parked subscriber, the sequence number it waits to pass (`nil`: any state): a test waits for
+  /// `[n]` to know that its one subscriber has taken state `n` and waits for a newer one.
+  var parkedAfter: [UInt64?] { core.withLock { $0.waiters.map(\.after) } }
 }

@@ -213,7 +213,7 @@ where Element.ID: Sendable {
     return observation.scope(.element(AnyHashable(id)), extract: { lookUp($0, id) }, seen: element) {
       elementObservation in
       ScopedStore<Element, ElementAction>(
-        rootEngine: nil, observation: elementObservation, sendToParent: send)
+        backing: .scope(ParentLink(send: send)), observation: elementObservation)
     }
   }
 }
