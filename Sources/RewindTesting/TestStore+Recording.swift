@@ -100,7 +100,7 @@ final class Wake: Sendable {
 
 /// Runs a reducer and records the state after each action the store applies live; the replays behind
 /// time travel (`state(at:)`, rebuilding an undo target) are not recorded.
-struct RecordingReducer<Base: Reducer & Sendable>: Reducer, Sendable where Base.State: Sendable {
+struct RecordingReducer<Base: Reducer>: Reducer where Base.State: Sendable {
   let base: Base
   let recorder: StateRecorder<Base.State>
 

@@ -59,8 +59,7 @@ private let history = HistoryConfiguration<Todos.Action>(checkpointInterval: 8, 
   }
 
   private func close(_ store: Store<Todos.State, Todos.Action>) throws {
-    store.shutdown()
-    try (store.journal as? FileJournal<Todos.Action>)?.close()
+    try store.close()
   }
 
   @Test(arguments: [(1, false), (2, true), (3, true)] as [(UInt64, Bool)])

@@ -16,8 +16,7 @@ import Testing
     for title in ["a", "b", "c"] { store.send(.add(title)) }
     store.send(.toggle(store.state.id(at: 1)))
     let state = store.state
-    store.shutdown()
-    try (store.journal as? FileJournal<Todos.Action>)?.close()
+    try store.close()
     return state
   }
 

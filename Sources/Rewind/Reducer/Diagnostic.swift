@@ -26,6 +26,9 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     /// A replayed reducer drew a value its event did not record (see ``UnrecordedDraw``); the replay used
     /// a deterministic substitute.
     case unrecordedDraw
+    /// An action or history command was sent after the store was closed (`Store.close()`); it was
+    /// dropped, not recorded.
+    case storeClosed
   }
 
   /// What kind of thing happened.

@@ -10,6 +10,7 @@ import Synchronization
 /// ``publish(_:sequence:pending:effect:journalError:)``) lives here, next to the stored properties it
 /// reads, so that it is specialized for the app's types where the app sends.
 @usableFromInline
+@safe
 final class StoreEngine<State: Sendable, Action: Sendable>: Sendable {
   /// The events the store has accepted.
   @usableFromInline let journal: any Journal<Action>
@@ -28,6 +29,8 @@ final class StoreEngine<State: Sendable, Action: Sendable>: Sendable {
   @usableFromInline let journalHealthy = Atomic<Bool>(true)
   /// The journal, when it is the in-memory one: appended to through specialized code.
   @usableFromInline let inMemoryJournal: InMemoryJournal<Action>?
+  /// True once the store is closed (``close()``): later sends are dropped, each reported.
+  @usableFromInline let isClosed = Atomic<Bool>(false)
 
   @usableFromInline let reducer: @Sendable (inout State, Action) -> Effect<Action>
   /// How actions take part in undo; `nil` when undo is off, which keeps sends free of undo work.
@@ -69,8 +72,8 @@ final class StoreEngine<State: Sendable, Action: Sendable>: Sendable {
     dependencies.services = StoreServices(report: diagnostics, journal: journal, effects: effects)
     self.dependencies = dependencies
     drawSession = DrawSession(replaying: false, dependencies: dependencies)
-    drawSessionAddress = drawSession.address
-    drawState = drawSession.state
+    unsafe drawSessionAddress = drawSession.address
+    unsafe drawState = drawSession.state
     self.unrecordedDraws = unrecordedDraws
   }
 
@@ -187,14 +190,16 @@ final class StoreEngine<State: Sendable, Action: Sendable>: Sendable {
   /// - Returns: what is left to do outside the lock (see ``Outcome``).
   @inlinable
   func process(_ pending: PendingEvent<State, Action>) -> Outcome? {
+    // Set while holding the gate, which this thread holds: no send slips in during the close.
+    if isClosed.load(ordering: .relaxed) { return drop(pending) }
     guard case .action(let action) = pending.payload else { return processCommand(pending) }
     let outcome = hub.core.withLock { core -> Outcome? in
       let sequence = core.sequence + 1
       let timestamp = clock.timestamp()
       // The draw session is installed on this thread for the reduce (see DrawSession).
-      drawState.pointee.timestamp = timestamp
-      let outer = rewind_draw_session()
-      rewind_set_draw_session(drawSessionAddress)
+      unsafe drawState.pointee.timestamp = timestamp
+      let outer = unsafe rewind_draw_session()
+      unsafe rewind_set_draw_session(drawSessionAddress)
       let effect: Effect<Action>
       if let undoPolicy {
         effect = Self.applyUndoable(
@@ -203,8 +208,8 @@ final class StoreEngine<State: Sendable, Action: Sendable>: Sendable {
       } else {
         effect = reducer(&core.state, action)
       }
-      rewind_set_draw_session(outer)
-      let journalError = journal(
+      unsafe rewind_set_draw_session(outer)
+      let journalError = unsafe journal(
         pending, sequence: sequence, timestamp: timestamp, draws: DrawSession.takeDraws(from: drawState))
       if sequence == core.nextCheckpoint { Self.offerCheckpoint(&core, at: sequence) }
       return publish(&core, sequence: sequence, pending: pending, effect: effect, journalError: journalError)
