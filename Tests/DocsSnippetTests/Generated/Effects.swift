@@ -4,6 +4,7 @@
 // and never run (see Tests/DocsSnippetTests/SnippetExtractor.swift).
 
 import Rewind
+import Foundation
 import RewindTesting
 import Testing
 
@@ -95,7 +96,7 @@ struct TodoList: Reducer {
   }
 }
 
-// Docs/Effects.md:249
+// Docs/Effects.md:251
 @Test func addingATodoDrawsItsIdItsDateAndAColor() {
   let store = TestStore(initialState: TodoList.State(), reducer: TodoList()) { $0.random = .constant(0) }
   let zero = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
@@ -105,7 +106,7 @@ struct TodoList: Reducer {
   #expect(store.lastDraws == [.uuid(zero), .date(store.clock.epoch), .random(0)])
 }
 
-// Docs/Effects.md:307
+// Docs/Effects.md:309
 struct MailScreen: Reducer {
   struct State: Equatable, Sendable {
     var id: Mail.ID
@@ -152,7 +153,7 @@ struct MailApp: Reducer {
   }
 }
 
-// Docs/Effects.md:370
+// Docs/Effects.md:372
 struct Mailroom: Reducer {
   struct State: Equatable, Sendable { var compose = PresentationState<Compose.State>() }
   enum Action: Equatable, Sendable {
@@ -171,7 +172,7 @@ struct Mailroom: Reducer {
   }
 }
 
-// Docs/Effects.md:402
+// Docs/Effects.md:404
 struct Compose: Reducer {
   struct State: Equatable, Sendable { var draft = Draft() }
   enum Action: Equatable, Sendable { case edited(Draft), sendTapped }
@@ -192,7 +193,7 @@ struct Compose: Reducer {
   }
 }
 
-// Docs/Effects.md:433
+// Docs/Effects.md:435
 struct Search: Reducer {
   struct State: Equatable, Sendable {
     var query = ""
@@ -218,7 +219,7 @@ struct Search: Reducer {
   }
 }
 
-// Docs/Effects.md:479
+// Docs/Effects.md:481
 struct AutoSave: Reducer {
   struct State: Equatable, Sendable {
     var isThrottling = false
@@ -257,7 +258,7 @@ struct AutoSave: Reducer {
   }
 }
 
-// Docs/Effects.md:521
+// Docs/Effects.md:523
 struct Timers: Reducer {
   struct Row: Identifiable, Equatable, Sendable {
     var id: Int
@@ -295,7 +296,7 @@ struct Timers: Reducer {
   }
 }
 
-// Docs/Effects.md:565
+// Docs/Effects.md:567
 struct EffectCount: Reducer {
   struct State: Equatable, Sendable { var effectEvents = 0 }
   enum Action: Equatable, Sendable { case count, counted(Int) }
