@@ -72,7 +72,8 @@ final class EnumCases: @unchecked Sendable {
       registry[ObjectIdentifier(Root.self)] = made
       return made
     }
-    unsafe recent[entry].store(UInt(bitPattern: Unmanaged.passUnretained(cases).toOpaque()), ordering: .releasing)
+    let address = unsafe UInt(bitPattern: Unmanaged.passUnretained(cases).toOpaque())
+    unsafe recent[entry].store(address, ordering: .releasing)
     return cases
   }
 
@@ -103,9 +104,8 @@ final class EnumCases: @unchecked Sendable {
   /// Whether the types at metadata addresses `a` and `b` are tuples stored alike (their labels aside).
   @inlinable
   static func sameTupleLayout(_ a: UInt, _ b: UInt) -> Bool {
-    guard let a = unsafe UnsafeRawPointer(bitPattern: a), let b = unsafe UnsafeRawPointer(bitPattern: b) else {
-      return false
-    }
+    guard let a = unsafe UnsafeRawPointer(bitPattern: a) else { return false }
+    guard let b = unsafe UnsafeRawPointer(bitPattern: b) else { return false }
     return unsafe rewind_same_tuple_layout(a, b) != 0
   }
 
