@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.2
 import PackageDescription
 
 // Rewind: an event-sourced state store. No package dependencies, by design.
@@ -22,7 +22,7 @@ let package = Package(
     .target(name: "RewindDiff"),
     // What Swift cannot say (a prefetch, a thread variable, enum value witnesses); not a package dependency.
     .target(name: "CRewind"),
-    .target(name: "Rewind", dependencies: ["RewindDiff", "CRewind"]),
+    .target(name: "Rewind", dependencies: ["RewindDiff", "CRewind"], swiftSettings: [.strictMemorySafety()]),
     .target(name: "RewindLog", dependencies: ["Rewind"]),
     .target(name: "RewindComponents", dependencies: ["Rewind", "RewindDiff"]),
     .target(name: "RewindTesting", dependencies: ["Rewind"]),
@@ -55,7 +55,7 @@ let package = Package(
     .testTarget(name: "RewindTestingTests", dependencies: ["Rewind", "RewindTesting"]),
     .testTarget(
       name: "RewindComponentsTests",
-      dependencies: ["RewindComponents", "Rewind", "RewindDiff", "RewindTesting"]),
+      dependencies: ["RewindComponents", "Rewind", "RewindDiff", "RewindTesting", "RewindTestSupport"]),
     .testTarget(
       // The kill -9 harness launches rewind-crash-child: depending on it makes `swift test` build it.
       name: "RewindLogTests",

@@ -18,6 +18,17 @@ bash Scripts/docs-snippets.sh --manifests
 step "format: swift format lint --strict (.swift-format; fix with Scripts/format.sh)"
 swift format lint --strict --recursive Sources Tests Examples Benchmarks Package.swift
 
+step "conventions: invariant checks and unmanaged references each kept in one place"
+# One flag, read in one place (Sources/Rewind/Support/InvariantChecking.swift); every `_checkInvariants()` in
+# a `Type+Invariants.swift` file; the underscored unmanaged API only in the tree's wrapper, UnmanagedNode.
+misplaced=$( (grep -rlE --include='*.swift' '#if .*REWIND_CHECK_INVARIANTS' Sources \
+  | grep -v '^Sources/Rewind/Support/InvariantChecking.swift$'
+  grep -rl --include='*.swift' 'func _checkInvariants()' Sources | grep -vE '(\+Invariants|/InvariantChecking)\.swift$'
+  grep -rlE --include='*.swift' '_withUnsafeGuaranteedRef|_isBitwiseTakable' Sources \
+  | grep -v '^Sources/Rewind/Collections/Persistent/UnmanagedNode.swift$') || true)
+if [ -n "$misplaced" ]; then echo "outside its one place:"; echo "$misplaced"; exit 1; fi
+echo "ok"
+
 step "Apple-only files parse (their #if blocks are inactive on Linux, so the build never reads them)"
 apple_only=$(grep -rlE --include='*.swift' 'canImport\((UIKit|AppKit|SwiftUI|Network)\)' Sources Examples \
   Tests/DocsSnippetTests/Generated || true)

@@ -100,20 +100,45 @@ import Testing
     #expect(contents.draws == [.random(1)])
   }
 
-  @Test func malformedSectionsAreRefusedWithATypedError() {
-    let refused: [(String, [UInt8])] = [
-      ("an even section this build does not know", withSections([(4, [0])])),
-      ("the draws section twice", withSections([(2, [0]), (2, [0])])),
-      ("more sections than bytes", withSections([], count: 40)),
-      ("an unknown kind of draw", withSections([(2, [1, 9])])),
-      ("a UUID cut short", withSections([(2, [1, 1, 1, 2, 3])])),
-      ("more draws than bytes", withSections([(2, [30, 4])])),
-      ("bytes after the draws", withSections([(2, [0, 7])])),
-      ("a section longer than the record", envelope(codecByte: 0x41) + [1, 2, 90, 0]),
-      ("an unknown codec flag", [0x21] + envelope(codecByte: 1).dropFirst() + Array("x".utf8)),
-    ]
-    for (what, bytes) in refused {
-      #expect(throws: BinaryCodecError.self, "\(what)") { try parse(bytes) }
+  /// Each way a record's sections can be malformed.
+  enum Refusal: String, CaseIterable, CustomTestStringConvertible {
+    case unknownEvenSection = "an even section this build does not know"
+    case drawsTwice = "the draws section twice"
+    case moreSectionsThanBytes = "more sections than bytes"
+    case unknownDrawKind = "an unknown kind of draw"
+    case uuidCutShort = "a UUID cut short"
+    case moreDrawsThanBytes = "more draws than bytes"
+    case bytesAfterTheDraws = "bytes after the draws"
+    case sectionLongerThanTheRecord = "a section longer than the record"
+    case unknownCodecFlag = "an unknown codec flag"
+
+    var testDescription: String { rawValue }
+  }
+
+  /// The malformed record of `refusal`, and the errors (by case name) that refuse it.
+  private func malformed(_ refusal: Refusal) -> (bytes: [UInt8], errors: Set<String>) {
+    switch refusal {
+    case .unknownEvenSection: (withSections([(4, [0])]), ["mismatch"])
+    case .drawsTwice: (withSections([(2, [0]), (2, [0])]), ["mismatch"])
+    case .moreSectionsThanBytes: (withSections([], count: 40), ["lengthOutOfBounds"])
+    case .unknownDrawKind: (withSections([(2, [1, 9])]), ["unknownTag"])
+    case .uuidCutShort: (withSections([(2, [1, 1, 1, 2, 3])]), ["truncated", "lengthOutOfBounds"])
+    case .moreDrawsThanBytes: (withSections([(2, [30, 4])]), ["truncated", "lengthOutOfBounds"])
+    case .bytesAfterTheDraws: (withSections([(2, [0, 7])]), ["trailingBytes"])
+    case .sectionLongerThanTheRecord: (envelope(codecByte: 0x41) + [1, 2, 90, 0], ["lengthOutOfBounds"])
+    case .unknownCodecFlag: ([0x21] + envelope(codecByte: 1).dropFirst() + Array("x".utf8), ["unknownTag"])
+    }
+  }
+
+  @Test(arguments: Refusal.allCases)
+  func aMalformedSectionIsRefusedWithATypedError(_ refusal: Refusal) {
+    let (bytes, errors) = malformed(refusal)
+    do {
+      let parsed = try parse(bytes)
+      Issue.record("\(refusal.rawValue): read as \(parsed.draws.count) draws")
+    } catch {
+      let name = Mirror(reflecting: error).children.first?.label ?? "\(error)"
+      #expect(errors.contains(name), "\(refusal.rawValue): \(error)")
     }
   }
 

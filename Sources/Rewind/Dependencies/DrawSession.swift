@@ -10,6 +10,7 @@ import Foundation
 /// draws nothing pays two stores and a load. A session belongs to one thread at a time: a store's live
 /// session is used under its state lock, and every replay makes its own.
 @usableFromInline
+@safe
 package final class DrawSession: @unchecked Sendable {
   // @unchecked: `state` is touched only by the thread that installed the session (see above).
 
@@ -55,13 +56,13 @@ package final class DrawSession: @unchecked Sendable {
   package init(replaying: Bool, dependencies: DependencyValues) {
     isReplaying = replaying
     base = dependencies
-    state = .allocate(capacity: 1)
-    state.initialize(to: State())
+    unsafe state = .allocate(capacity: 1)
+    unsafe state.initialize(to: State())
   }
 
   deinit {
-    state.deinitialize(count: 1)
-    state.deallocate()
+    unsafe state.deinitialize(count: 1)
+    unsafe state.deallocate()
   }
 
   // MARK: Installing
@@ -69,36 +70,36 @@ package final class DrawSession: @unchecked Sendable {
   /// The session of the reduce running on this thread, if any.
   @inlinable
   package static var current: DrawSession? {
-    guard let raw = rewind_draw_session() else { return nil }
-    return Unmanaged<DrawSession>.fromOpaque(raw).takeUnretainedValue()
+    guard let raw = unsafe rewind_draw_session() else { return nil }
+    return unsafe Unmanaged<DrawSession>.fromOpaque(raw).takeUnretainedValue()
   }
 
   /// Runs `body` (a reduce) with this session installed on the thread, then puts back the one before.
   @inlinable
   package func run<Result>(_ body: () throws -> Result) rethrows -> Result {
-    let outer = rewind_draw_session()
-    rewind_set_draw_session(Unmanaged.passUnretained(self).toOpaque())
-    defer { rewind_set_draw_session(outer) }
+    let outer = unsafe rewind_draw_session()
+    unsafe rewind_set_draw_session(Unmanaged.passUnretained(self).toOpaque())
+    defer { unsafe rewind_set_draw_session(outer) }
     return try withExtendedLifetime(self) { try body() }
   }
 
   /// The session's address, as the thread variable holds it (the session must be kept alive).
   @usableFromInline
-  var address: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
+  var address: UnsafeMutableRawPointer { unsafe Unmanaged.passUnretained(self).toOpaque() }
 
   /// The draws recorded since the timestamp was set, leaving none; `nil` when there are none.
   @inlinable
   static func takeDraws(from state: UnsafeMutablePointer<State>) -> [RecordedDraw]? {
-    if state.pointee.draws.isEmpty { return nil }
-    return takeRecordedDraws(from: state)
+    if unsafe state.pointee.draws.isEmpty { return nil }
+    return unsafe takeRecordedDraws(from: state)
   }
 
   /// A copy of the draws, exactly sized, the buffer kept for the next event's: one allocation per event
   /// that draws, rather than one per growth.
   @usableFromInline
   static func takeRecordedDraws(from state: UnsafeMutablePointer<State>) -> [RecordedDraw] {
-    let taken = Array(state.pointee.draws)
-    state.pointee.draws.removeAll(keepingCapacity: true)
+    let taken = unsafe Array(state.pointee.draws)
+    unsafe state.pointee.draws.removeAll(keepingCapacity: true)
     return taken
   }
 
@@ -106,24 +107,24 @@ package final class DrawSession: @unchecked Sendable {
   /// nothing: recovery calls it for every event.
   @inlinable
   package func beginReplaying(_ event: Event<some Any>) {
-    state.pointee.sequence = event.sequence
-    state.pointee.timestamp = event.timestamp
+    unsafe state.pointee.sequence = event.sequence
+    unsafe state.pointee.timestamp = event.timestamp
     if let draws = event.recordedDraws {
-      state.pointee.draws = draws
-    } else if !state.pointee.draws.isEmpty {
-      state.pointee.draws = []
+      unsafe state.pointee.draws = draws
+    } else if unsafe !state.pointee.draws.isEmpty {
+      unsafe state.pointee.draws = []
     }
-    state.pointee.uuid = Cursor()
-    state.pointee.date = Cursor()
-    state.pointee.random = Cursor()
+    unsafe state.pointee.uuid = Cursor()
+    unsafe state.pointee.date = Cursor()
+    unsafe state.pointee.random = Cursor()
   }
 
   /// The draws of the replayed event that were not recorded, leaving none; `nil` when there are none.
   @inlinable
   package func takeUnrecorded() -> [UnrecordedDraw]? {
-    if state.pointee.unrecorded.isEmpty { return nil }
+    if unsafe state.pointee.unrecorded.isEmpty { return nil }
     var taken: [UnrecordedDraw] = []
-    swap(&taken, &state.pointee.unrecorded)
+    unsafe swap(&taken, &state.pointee.unrecorded)
     return taken
   }
 
@@ -140,13 +141,13 @@ package final class DrawSession: @unchecked Sendable {
   /// The store's values with the overrides of the reducers around the running reduce, and the recorded
   /// generators resolved: made once, then again only after the overrides change.
   var dependencies: DependencyValues {
-    if let resolved = state.pointee.resolved { return resolved }
+    if let resolved = unsafe state.pointee.resolved { return resolved }
     var values = base
-    for update in state.pointee.overrides { update(&values) }
+    for update in unsafe state.pointee.overrides { update(&values) }
     values.recordedGenerators = RecordedGenerators(
       uuid: values[UUIDGeneratorKey.self], date: values[DateGeneratorKey.self],
       random: values[RandomGeneratorKey.self])
-    state.pointee.resolved = values
+    unsafe state.pointee.resolved = values
     return values
   }
 
@@ -157,11 +158,11 @@ package final class DrawSession: @unchecked Sendable {
   )
     -> Result
   {
-    state.pointee.overrides.append(update)
-    state.pointee.resolved = nil
+    unsafe state.pointee.overrides.append(update)
+    unsafe state.pointee.resolved = nil
     defer {
-      state.pointee.overrides.removeLast()
-      state.pointee.resolved = nil
+      unsafe state.pointee.overrides.removeLast()
+      unsafe state.pointee.resolved = nil
     }
     return body()
   }
@@ -172,7 +173,7 @@ package final class DrawSession: @unchecked Sendable {
   func drawUUID(_ generate: () -> UUID) -> UUID {
     if isReplaying { return (replayed(.uuid) ?? substitute(.uuid)).uuid }
     let uuid = generate()
-    state.pointee.draws.append(.uuid(uuid))
+    unsafe state.pointee.draws.append(.uuid(uuid))
     return uuid
   }
 
@@ -180,8 +181,8 @@ package final class DrawSession: @unchecked Sendable {
   /// the store's clock), otherwise `generate`'s; recorded. Replaying: the recorded one.
   func drawDate(isSystem: Bool, _ generate: () -> Date) -> Date {
     if isReplaying { return (replayed(.date) ?? substitute(.date)).date }
-    let date = isSystem ? state.pointee.timestamp : generate()
-    state.pointee.draws.append(.date(date))
+    let date = unsafe isSystem ? state.pointee.timestamp : generate()
+    unsafe state.pointee.draws.append(.date(date))
     return date
   }
 
@@ -189,7 +190,7 @@ package final class DrawSession: @unchecked Sendable {
   func drawRandom(_ generate: () -> UInt64) -> UInt64 {
     if isReplaying { return (replayed(.random) ?? substitute(.random)).random }
     let bits = generate()
-    state.pointee.draws.append(.random(bits))
+    unsafe state.pointee.draws.append(.random(bits))
     return bits
   }
 
@@ -198,7 +199,7 @@ package final class DrawSession: @unchecked Sendable {
     var cursor = self.cursor(kind)
     defer { setCursor(cursor, kind) }
     cursor.drawn += 1
-    let draws = state.pointee.draws
+    let draws = unsafe state.pointee.draws
     while cursor.position < draws.count {
       let draw = draws[cursor.position]
       cursor.position += 1
@@ -209,17 +210,17 @@ package final class DrawSession: @unchecked Sendable {
 
   private func cursor(_ kind: RecordedDraw.Kind) -> Cursor {
     switch kind {
-    case .uuid: state.pointee.uuid
-    case .date: state.pointee.date
-    case .random: state.pointee.random
+    case .uuid: unsafe state.pointee.uuid
+    case .date: unsafe state.pointee.date
+    case .random: unsafe state.pointee.random
     }
   }
 
   private func setCursor(_ cursor: Cursor, _ kind: RecordedDraw.Kind) {
     switch kind {
-    case .uuid: state.pointee.uuid = cursor
-    case .date: state.pointee.date = cursor
-    case .random: state.pointee.random = cursor
+    case .uuid: unsafe state.pointee.uuid = cursor
+    case .date: unsafe state.pointee.date = cursor
+    case .random: unsafe state.pointee.random = cursor
     }
   }
 
@@ -228,14 +229,14 @@ package final class DrawSession: @unchecked Sendable {
   /// ``UnrecordedDraw``.
   private func substitute(_ kind: RecordedDraw.Kind) -> RecordedDraw {
     let index = cursor(kind).drawn - 1
-    let sequence = state.pointee.sequence
+    let sequence = unsafe state.pointee.sequence
     let substitute: RecordedDraw
     switch kind {
     case .uuid: substitute = .uuid(Self.substituteUUID(sequence: sequence, index: index))
-    case .date: substitute = .date(state.pointee.timestamp)
+    case .date: unsafe substitute = .date(state.pointee.timestamp)
     case .random: substitute = .random(Self.substituteBits(sequence: sequence, kind: 2, index: index))
     }
-    state.pointee.unrecorded.append(
+    unsafe state.pointee.unrecorded.append(
       UnrecordedDraw(
         sequence: sequence, kind: kind, index: index,
         recorded: state.pointee.draws.count { $0.kind == kind }, substitute: substitute))
@@ -253,8 +254,8 @@ package final class DrawSession: @unchecked Sendable {
   static func substituteUUID(sequence: UInt64, index: Int) -> UUID {
     let high = substituteBits(sequence: sequence, kind: 0, index: index)
     let low = splitMix(high)
-    var bytes = withUnsafeBytes(of: high.bigEndian) { Array($0) }
-    bytes += withUnsafeBytes(of: low.bigEndian) { Array($0) }
+    var bytes = unsafe withUnsafeBytes(of: high.bigEndian) { unsafe Array($0) }
+    unsafe bytes += withUnsafeBytes(of: low.bigEndian) { unsafe Array($0) }
     bytes[6] = (bytes[6] & 0x0F) | 0x80
     bytes[8] = (bytes[8] & 0x3F) | 0x80
     return UUID(

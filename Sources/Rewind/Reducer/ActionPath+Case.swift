@@ -29,7 +29,7 @@ extension ActionPath {
     guard let cases = EnumCases.of(Root.self) else {
       preconditionFailure("ActionPath(_:) reads enum cases, and \(Root.self) is not an enum")
     }
-    let valueType = UInt(bitPattern: EnumCases.metadata(of: Value.self))
+    let valueType = unsafe UInt(bitPattern: EnumCases.metadata(of: Value.self))
     self.init(
       embed: embed,
       extract: { root in

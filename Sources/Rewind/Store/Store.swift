@@ -19,9 +19,18 @@ import Synchronization
 /// print(store.state.count)  // 1
 /// ```
 public final class Store<State: Sendable, Action: Sendable>: ScopedStore<State, Action>, @unchecked Sendable {
-  // @unchecked: restates the base class's conformance; the one stored property is immutable and Sendable.
+  // @unchecked: restates the base class's conformance; it adds no stored property.
   /// Everything the store runs on: its gate, state hub and history, journal and effects.
-  @usableFromInline let engine: StoreEngine<State, Action>
+  ///
+  /// Held once, as the store's ``ScopedStore/backing``: a `Store` is always made with `.root` (see
+  /// ``init(engine:)``), so the other case cannot be met.
+  @inlinable
+  var engine: StoreEngine<State, Action> {
+    switch backing {
+    case .root(let engine): return engine
+    case .scope: preconditionFailure("Store: a root store is backed by its engine")
+    }
+  }
 
   /// The events the store has accepted.
   public var journal: any Journal<Action> { engine.journal }
@@ -130,12 +139,10 @@ public final class Store<State: Sendable, Action: Sendable>: ScopedStore<State, 
   /// Creates a store over `engine`.
   @usableFromInline
   init(engine: StoreEngine<State, Action>) {
-    self.engine = engine
     let center = engine.observation
     super.init(
-      rootEngine: engine,
-      observation: RootedObservation(center: center, node: center.root, resolve: { $0 }, onDetach: nil),
-      sendToParent: nil)
+      backing: .root(engine),
+      observation: RootedObservation(center: center, node: center.root, resolve: { $0 }, onDetach: nil))
   }
 
   /// The default diagnostics handler: one line on standard error.

@@ -10,6 +10,7 @@ import Synchronization
 /// ``publish(_:sequence:pending:effect:journalError:)``) lives here, next to the stored properties it
 /// reads, so that it is specialized for the app's types where the app sends.
 @usableFromInline
+@safe
 final class StoreEngine<State: Sendable, Action: Sendable>: Sendable {
   /// The events the store has accepted.
   @usableFromInline let journal: any Journal<Action>
@@ -74,8 +75,8 @@ final class StoreEngine<State: Sendable, Action: Sendable>: Sendable {
     dependencies.services = StoreServices(report: diagnostics, journal: journal, effects: effects)
     self.dependencies = dependencies
     drawSession = DrawSession(replaying: false, dependencies: dependencies)
-    drawSessionAddress = drawSession.address
-    drawState = drawSession.state
+    unsafe drawSessionAddress = drawSession.address
+    unsafe drawState = drawSession.state
     self.unrecordedDraws = unrecordedDraws
     fingerprinter = fingerprints.isOn ? Fingerprinter(fingerprints, after: sequence) : nil
   }
@@ -200,9 +201,9 @@ final class StoreEngine<State: Sendable, Action: Sendable>: Sendable {
       let sequence = core.sequence + 1
       let timestamp = clock.timestamp()
       // The draw session is installed on this thread for the reduce (see DrawSession).
-      drawState.pointee.timestamp = timestamp
-      let outer = rewind_draw_session()
-      rewind_set_draw_session(drawSessionAddress)
+      unsafe drawState.pointee.timestamp = timestamp
+      let outer = unsafe rewind_draw_session()
+      unsafe rewind_set_draw_session(drawSessionAddress)
       let effect: Effect<Action>
       if let undoPolicy {
         effect = Self.applyUndoable(
@@ -211,12 +212,12 @@ final class StoreEngine<State: Sendable, Action: Sendable>: Sendable {
       } else {
         effect = reducer(&core.state, action)
       }
-      rewind_set_draw_session(outer)
+      unsafe rewind_set_draw_session(outer)
       var fingerprint: RecordedFingerprint?
       if let fingerprinter, fingerprinter.isDue(sequence) {
         fingerprint = fingerprinter.record(core.state, at: sequence)
       }
-      let journalError = journal(
+      let journalError = unsafe journal(
         pending, sequence: sequence, timestamp: timestamp, draws: DrawSession.takeDraws(from: drawState),
         fingerprint: fingerprint)
       if sequence == core.nextCheckpoint { Self.offerCheckpoint(&core, at: sequence) }
