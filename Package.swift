@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.2
 import PackageDescription
 
 // Rewind: an event-sourced state store. No package dependencies, by design.
@@ -22,7 +22,7 @@ let package = Package(
     .target(name: "RewindDiff"),
     // A C builtin Swift cannot call (a cache prefetch); not a package dependency.
     .target(name: "CRewind"),
-    .target(name: "Rewind", dependencies: ["RewindDiff", "CRewind"]),
+    .target(name: "Rewind", dependencies: ["RewindDiff", "CRewind"], swiftSettings: [.strictMemorySafety()]),
     .target(name: "RewindLog", dependencies: ["Rewind"]),
     .target(name: "RewindComponents", dependencies: ["Rewind", "RewindDiff"]),
     .target(name: "RewindTesting", dependencies: ["Rewind"]),
@@ -49,11 +49,11 @@ let package = Package(
       name: "rewind-crash-child", dependencies: ["Rewind", "RewindLog", "RewindTestSupport"],
       path: "Tests/CrashChild"),
     .testTarget(name: "RewindDiffTests", dependencies: ["RewindDiff", "RewindTesting"]),
-    .testTarget(name: "RewindTests", dependencies: ["Rewind", "RewindTesting"]),
+    .testTarget(name: "RewindTests", dependencies: ["Rewind", "RewindTesting", "RewindTestSupport"]),
     .testTarget(name: "RewindTestingTests", dependencies: ["Rewind", "RewindTesting"]),
     .testTarget(
       name: "RewindComponentsTests",
-      dependencies: ["RewindComponents", "Rewind", "RewindDiff", "RewindTesting"]),
+      dependencies: ["RewindComponents", "Rewind", "RewindDiff", "RewindTesting", "RewindTestSupport"]),
     .testTarget(
       // The kill -9 harness launches rewind-crash-child: depending on it makes `swift test` build it.
       name: "RewindLogTests",
@@ -70,6 +70,13 @@ let package = Package(
       dependencies: [
         "RewindShip", "RewindLog", "Rewind", "RewindTesting", "RewindTestSupport", "rewind",
         "rewind-crash-child",
+      ]),
+    .testTarget(
+      // The guides' Swift blocks, written into Generated/ by Scripts/docs-snippets.sh: the build compiles
+      // them, and a test fails when they are out of date with README.md and Docs/.
+      name: "DocsSnippetTests",
+      dependencies: [
+        "Rewind", "RewindDiff", "RewindLog", "RewindTesting", "RewindComponents", "RewindShip", "RewindTool",
       ]),
     .testTarget(
       // Runs the real `rewind` executable: depending on it makes `swift test` build it.

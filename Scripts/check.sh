@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# The project's full check, as CI runs it: a build where warnings are errors, the formatter's lint, the
-# README's two commands (the example and the tests), the tests again under ThreadSanitizer, and the
-# documentation.
+# The project's full check, as CI runs it: a build where warnings are errors (which compiles the guides'
+# Swift snippets too), the formatter's lint, the README's two commands (the example and the tests), the
+# tests again under ThreadSanitizer, and the documentation.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -10,11 +10,28 @@ step() { printf '\n== %s\n' "$*"; }
 step "build, warnings as errors (library, tools, examples, tests)"
 swift build --build-tests -Xswiftc -warnings-as-errors --scratch-path .build-werror
 
+step "guides: their Package.swift blocks evaluate (their Swift blocks were compiled by the build above)"
+# Tests/DocsSnippetTests/Generated holds the guides' Swift blocks; SnippetFreshnessTests (in swift test)
+# fails when it is out of date with README.md and Docs/ (Scripts/docs-snippets.sh writes it).
+bash Scripts/docs-snippets.sh --manifests
+
 step "format: swift format lint --strict (.swift-format; fix with Scripts/format.sh)"
 swift format lint --strict --recursive Sources Tests Examples Benchmarks Package.swift
 
+step "conventions: invariant checks and unmanaged references each kept in one place"
+# One flag, read in one place (Sources/Rewind/Support/InvariantChecking.swift); every `_checkInvariants()` in
+# a `Type+Invariants.swift` file; the underscored unmanaged API only in the tree's wrapper, UnmanagedNode.
+misplaced=$( (grep -rlE --include='*.swift' '#if .*REWIND_CHECK_INVARIANTS' Sources \
+  | grep -v '^Sources/Rewind/Support/InvariantChecking.swift$'
+  grep -rl --include='*.swift' 'func _checkInvariants()' Sources | grep -vE '(\+Invariants|/InvariantChecking)\.swift$'
+  grep -rlE --include='*.swift' '_withUnsafeGuaranteedRef|_isBitwiseTakable' Sources \
+  | grep -v '^Sources/Rewind/Collections/Persistent/UnmanagedNode.swift$') || true)
+if [ -n "$misplaced" ]; then echo "outside its one place:"; echo "$misplaced"; exit 1; fi
+echo "ok"
+
 step "Apple-only files parse (their #if blocks are inactive on Linux, so the build never reads them)"
-apple_only=$(grep -rlE --include='*.swift' 'canImport\((UIKit|AppKit|SwiftUI|Network)\)' Sources Examples || true)
+apple_only=$(grep -rlE --include='*.swift' 'canImport\((UIKit|AppKit|SwiftUI|Network)\)' Sources Examples \
+  Tests/DocsSnippetTests/Generated || true)
 for file in $apple_only; do swiftc -parse "$file"; done
 echo "$(echo "$apple_only" | grep -c . || true) files parsed"
 

@@ -117,12 +117,3 @@ final class DiagnosticLog: Sendable {
 
 /// The seeded generator of the tests.
 typealias SeededGenerator = SplitMix64
-
-/// Polls `condition` until it holds or a generous limit passes; for waiting on async effects.
-func eventually(_ condition: () -> Bool) async -> Bool {
-  for _ in 0..<5_000 {
-    if condition() { return true }
-    try? await Task.sleep(for: .milliseconds(1))
-  }
-  return condition()
-}

@@ -1,5 +1,7 @@
-import Rewind
+import RewindTestSupport
 import Testing
+
+@testable import Rewind
 
 @Suite(.timeLimit(.minutes(2))) struct StateSequenceTests {
   @Test func aSubscriberGetsTheCurrentStateFirst() async {
@@ -28,8 +30,9 @@ import Testing
         return seen
       }
       group.addTask {
-        for _ in 0..<3 {
-          try? await Task.sleep(for: .milliseconds(5))
+        for count in 0..<3 {
+          // Each send finds the subscriber parked, having taken the state before it.
+          #expect(await eventually { store.hub.parkedAfter == [UInt64(count)] })
           store.send(.increment)
         }
         return []
@@ -38,8 +41,7 @@ import Testing
       for await result in group { all.append(result) }
       return all.first { !$0.isEmpty } ?? []
     }
-    #expect(seen.last == 3)
-    #expect(seen == seen.sorted(), "states arrive in order")
+    #expect(seen == [0, 1, 2, 3], "each send woke the waiting subscriber with its state")
   }
 
   @Test func cancellingTheSubscriberEndsItsIteration() async {
@@ -49,22 +51,26 @@ import Testing
       for await _ in store.states { count += 1 }
       return count
     }
-    try? await Task.sleep(for: .milliseconds(20))
+    // Cancelled once it has taken the current state and waits, parked, for the next.
+    #expect(await eventually { store.hub.parkedAfter == [0] })
     task.cancel()
     #expect(await task.value == 1, "only the current state was delivered before cancellation")
+    #expect(store.hub.subscriberCount == 0, "the cancelled subscriber's waiter is gone")
   }
 
   @Test func releasingTheStoreFinishesEveryStream() async throws {
     var store: Store<Counter.State, Counter.Action>? = Store(
       initialState: Counter.State(), reducer: Counter())
     let states = try #require(store).states
+    let hub = try #require(store).hub
     weak let weakStore = store
     let task = Task {
       var last = -1
       for await state in states { last = state.count }
       return last
     }
-    try? await Task.sleep(for: .milliseconds(20))
+    // The subscriber has taken the current state and waits, parked, for the next.
+    #expect(await eventually { hub.parkedAfter == [0] })
     store?.send(.increment)
     store = nil
     #expect(weakStore == nil, "a subscription does not keep the store alive")

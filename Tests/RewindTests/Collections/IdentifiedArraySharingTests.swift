@@ -103,6 +103,6 @@ func nodeIdentities<Value>(_ tree: PersistentTree<Value>) -> Set<ObjectIdentifie
     #expect(array[10].subject == "10")
     #expect(array[4_000].subject == "4000")
     array._checkInvariants()
-    elements.tree.checkStructure(keyed: false, uniqueKeys: false)
+    elements._checkInvariants()
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Rewind
+import RewindTestSupport
 import Testing
 
 /// A reducer whose effects do async work, for effect and cancellation tests.
@@ -31,13 +32,14 @@ struct Loader: Reducer {
     case .loadCancellingPrevious(let value):
       state.started += 1
       return .run { send in
-        try await Task.sleep(for: .milliseconds(value == 1 ? 10_000 : 1))
+        // The first load waits to be cancelled by the second, which finishes at once.
+        if value == 1 { try await Task.sleep(for: .seconds(3_600)) }  // waits to be cancelled
         send(.loaded(value))
       }
       .cancellable(id: "load", cancelInFlight: true)
     case .hang:
       return .run { send in
-        try await Task.sleep(for: .seconds(3_600))
+        try await Task.sleep(for: .seconds(3_600))  // waits to be cancelled
         send(.loaded(-1))
       }
       .cancellable(id: "hang")
@@ -100,7 +102,7 @@ struct Loader: Reducer {
         reducer: Reduce<Int, Bool> { _, _ in
           .run { _ in
             await withTaskCancellationHandler {
-              try? await Task.sleep(for: .seconds(3_600))
+              try? await Task.sleep(for: .seconds(3_600))  // waits to be cancelled
             } onCancel: {
               probe.mark()
             }

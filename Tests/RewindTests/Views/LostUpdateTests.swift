@@ -1,6 +1,7 @@
 import Foundation
 import Observation
 import Rewind
+import RewindTestSupport
 import Testing
 
 /// Several threads send while an observer re-reads the state after each notification: the observer must
@@ -27,7 +28,9 @@ import Testing
       let final = store.state.count
       #expect(final == threads * perThread)
       await store.waitForViewUpdates()
-      await observer.settle()
+      // The re-read after the last notification may still be on its way (on the main actor): wait for the
+      // observer to show the final state; a lost update never does.
+      _ = await eventually { observer.status.seen == final && !observer.status.pending }
       let (seen, pending) = observer.status
       #expect(
         seen == final && !pending,
@@ -57,7 +60,7 @@ import Testing
             for step in 0..<200 {
               let id = Int(random.next() % UInt64(rowCount)) + 1
               store.send(.mail(IdentifiedAction(id: id, action: .rename("\(thread)-\(step)"))))
-              if random.next() % 8 == 0 { usleep(UInt32(random.next() % 100)) }
+              if random.next() % 8 == 0 { usleep(UInt32(random.next() % 100)) }  // deliberate jitter
             }
             group.leave()
           }
@@ -65,9 +68,10 @@ import Testing
         group.notify(queue: .global()) { done.resume() }
       }
       await store.waitForViewUpdates()
-      for _ in 0..<5 {
-        try? await Task.sleep(for: .milliseconds(5))
-        await MainActor.run {}
+      // Re-reads on their way (on the main actor) may still be due: wait for every row to show its final
+      // subject; a lost update never does.
+      _ = await eventually {
+        observers.indices.allSatisfy { observers[$0].seen == store.mails[$0].subject }
       }
       for (index, observer) in observers.enumerated() {
         let final = store.mails[index].subject
@@ -93,7 +97,7 @@ import Testing
           for _ in 0..<perThread {
             store.send(.increment)
             switch random.next() % 8 {
-            case 0: usleep(UInt32(random.next() % 200))
+            case 0: usleep(UInt32(random.next() % 200))  // deliberate jitter
             case 1: sched_yield()
             default: break
             }
@@ -143,14 +147,6 @@ final class ReReadingObserver: Sendable {
     }
   }
 
-  /// Lets notifications on their way arrive and the re-reads they cause run: the main actor runs what was
-  /// queued on it, and pending re-reads happen.
-  func settle() async {
-    for _ in 0..<5 {
-      try? await Task.sleep(for: .milliseconds(5))
-      await MainActor.run {}
-    }
-  }
 }
 
 /// Tracks one row store's subject, re-reading after each notification.

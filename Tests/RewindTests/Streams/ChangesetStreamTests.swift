@@ -1,5 +1,6 @@
 import Foundation
 import RewindDiff
+import RewindTestSupport
 import Testing
 
 @testable import Rewind
@@ -95,7 +96,7 @@ private func consume(_ store: Store<RowList.State, RowList.Action>, seed: UInt64
     }
     observation.lastSequence = update.sequence
     observation.lastElements = update.elements
-    // Different speeds: some subscribers yield or sleep between updates.
+    // Deliberate jitter: subscribers of different speeds, some yield or sleep between updates.
     switch Int.random(in: 0..<4, using: &random) {
     case 0: try? await Task.sleep(for: .microseconds(Int.random(in: 10...300, using: &random)))
     case 1: await Task.yield()
@@ -138,7 +139,7 @@ private func consume(_ store: Store<RowList.State, RowList.Action>, seed: UInt64
           if Int.random(in: 0..<50, using: &pacing) == 0 { await Task.yield() }
         }
         // Every subscriber is handed the newest state if its rows changed since its last delivery, then ends.
-        store.shutdown()
+        #expect(throws: Never.self) { try store.close() }
         return Observation()
       }
       var all: [Observation] = []
@@ -235,13 +236,14 @@ private func consume(_ store: Store<RowList.State, RowList.Action>, seed: UInt64
       }
       return seen
     }
-    for action: RowList.Action in [.select(1), .touchUnrelated, .select(1), .select(nil), .select(2)] {
+    let actions: [RowList.Action] = [.select(1), .touchUnrelated, .select(1), .select(nil), .select(2)]
+    for (index, action) in actions.enumerated() {
+      // Each send finds the subscriber parked, having taken the state before it (a repeated value too).
+      #expect(await eventually { store.hub.parkedAfter == [UInt64(index)] })
       store.send(action)
-      try? await Task.sleep(for: .milliseconds(2))
     }
     let values = await seen.value
-    #expect(values.last == 2)
-    #expect(zip(values, values.dropFirst()).allSatisfy { $0 != $1 }, "no value twice in a row: \(values)")
+    #expect(values == [nil, 1, nil, 2], "each change once, the repeats and the unrelated change skipped")
   }
 
   @Test func changesCarryOldNewAndTheEventsBetween() async throws {
@@ -270,7 +272,7 @@ private func consume(_ store: Store<RowList.State, RowList.Action>, seed: UInt64
     #expect(store.hub.subscriberCount == 0)
   }
 
-  @Test func shutdownFinishesEveryStream() async {
+  @Test func closeFinishesEveryStream() async throws {
     let store = Store(initialState: RowList.State(), reducer: RowList())
     let consumers = (0..<5).map { _ in
       Task {
@@ -281,7 +283,7 @@ private func consume(_ store: Store<RowList.State, RowList.Action>, seed: UInt64
     }
     while store.hub.subscriberCount < 5 { await Task.yield() }
     store.send(.insert(RowList.Row(id: 1, title: "a"), at: 0))
-    store.shutdown()
+    try store.close()
     for consumer in consumers { #expect(await consumer.value == 1, "each got the newest state, then ended") }
     var late = store.changesets(of: \.rows).makeAsyncIterator()
     #expect(await late.next()?.isInitial == true)
@@ -337,10 +339,15 @@ private func consume(_ store: Store<RowList.State, RowList.Action>, seed: UInt64
 
   @Test func subscribingInTheMiddleOfABurst() async throws {
     let store = Store(initialState: RowList.State(), reducer: RowList())
+    let (started, burstStarted) = AsyncStream<Void>.makeStream()
     let burst = Task {
-      for index in 0..<3_000 { store.send(.insert(RowList.Row(id: index, title: ""), at: index)) }
+      for index in 0..<3_000 {
+        store.send(.insert(RowList.Row(id: index, title: ""), at: index))
+        if index == 999 { burstStarted.yield() }
+      }
     }
-    try? await Task.sleep(for: .microseconds(200))
+    // Subscribes once a third of the burst is sent, while the rest goes on.
+    for await _ in started { break }
     var iterator = store.changesets(of: \.rows).makeAsyncIterator()
     let first = try #require(await iterator.next())
     var elements = first.elements

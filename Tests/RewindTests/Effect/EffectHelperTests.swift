@@ -151,7 +151,7 @@ struct ThrottledSave: Reducer {
       reducer: Reduce<Int, Bool> { _, start in
         guard start else { return .cancel(id: "work") }
         return .run { _ in
-          try await Task.sleep(for: .seconds(3_600))
+          try await Task.sleep(for: .seconds(3_600))  // waits to be cancelled
         } catch: { error, _ in
           handled.append("\(error)")
         }

@@ -127,7 +127,7 @@ struct TrackedRow: Identifiable, Equatable, Sendable {
     let baseLeaf = try #require(leafNode(of: base.tree, containing: 4_321))
     #expect(leaf !== baseLeaf)
     #expect(leaf.isBorrowing)
-    #expect(leaf.head.pointee.lender == Unmanaged.passUnretained(baseLeaf).toOpaque())
+    #expect(leaf.lender == UnmanagedNode(baseLeaf))
     #expect(leaf.head.pointee.borrowed.nonzeroBitCount == leaf.width - 1)
     #expect(edited[4_321].title == "edited" && base[4_321].title == "row 4321 of a list")
     #expect(edited[4_321].token === base[4_321].token, "the changed row's other fields are shared")
@@ -181,7 +181,7 @@ struct TrackedRow: Identifiable, Equatable, Sendable {
       var count = 0
       weak var owner: Owner?
     }
-    #expect(!_isBitwiseTakable(WeakRow.self))
+    #expect(!UnmanagedNode<WeakRow>.valuesAreBitwiseTakable)
     let owner = Owner()
     var edited: IdentifiedArray<WeakRow>
     do {

@@ -152,7 +152,7 @@ private func rows(_ ids: Int...) -> IdentifiedArray<TimerRow.State> {
             send(.tick)
             attempts.withLock { $0 += 1 }
           }
-          try await Task.sleep(for: .seconds(3_600))
+          try await Task.sleep(for: .seconds(3_600))  // waits to be cancelled
         }
       case .tick:
         row.ticks += 1

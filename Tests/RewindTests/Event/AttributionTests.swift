@@ -1,4 +1,5 @@
 import Rewind
+import RewindTestSupport
 import Testing
 
 /// A feature whose effects chain: a request starts async work that sends a response, whose reduction
