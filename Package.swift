@@ -20,10 +20,10 @@ let package = Package(
   ],
   targets: [
     .target(name: "RewindDiff"),
-    // A C builtin Swift cannot call (a cache prefetch); not a package dependency.
+    // What Swift cannot call (a cache prefetch, the x86 SHA instructions); not a package dependency.
     .target(name: "CRewind"),
     .target(name: "Rewind", dependencies: ["RewindDiff", "CRewind"], swiftSettings: [.strictMemorySafety()]),
-    .target(name: "RewindLog", dependencies: ["Rewind"]),
+    .target(name: "RewindLog", dependencies: ["Rewind", "CRewind"]),
     .target(name: "RewindComponents", dependencies: ["Rewind", "RewindDiff"]),
     .target(name: "RewindTesting", dependencies: ["Rewind"]),
     // Ships a log to NATS JetStream (its own small NATS client) and verifies what a stream holds.

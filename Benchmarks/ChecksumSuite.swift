@@ -5,7 +5,9 @@ import RewindLog
 /// SHA-256 (the chain of an unkeyed log), HMAC-SHA-256 under a key whose pads are hashed once (the chain of
 /// a keyed log, as ``ChainKey`` does it) and CRC-32C (every frame). Each message is hashed from a fresh
 /// start and finished, so the small sizes include padding and the finishing block.
-/// `checksum/chain-step-1KiB` is one unkeyed chain step as the journal takes it: the previous 32-byte chain
+/// SHA-256 runs with the processor's SHA instructions where it has them (x86-64 SHA extensions);
+/// `checksum/sha256-portable-*` is the portable Swift engine on the same input, which processors without
+/// them use. `checksum/chain-step-1KiB` is one unkeyed chain step as the journal takes it: the previous 32-byte chain
 /// value, then a 1 KiB frame, in two updates.
 /// For profiling (e.g. under callgrind): `REWIND_BENCH_CHECKSUM_ONLY=sha256-1KiB` (a name without the
 /// `checksum/` prefix) runs that line alone, once, over `REWIND_BENCH_CHECKSUM_BYTES` bytes (default 32 MiB
@@ -24,7 +26,18 @@ let checksumSuite = Suite(
 
   var lines: [(name: String, size: Int, hash: (UnsafeRawBufferPointer) -> UInt8)] = []
   for (label, size) in sizes {
-    lines.append(("sha256-\(label)", size, { SHA256.hash($0).bytes[0] }))
+    lines.append(("sha256-\(label)", size, { SHA256.hash($0).withUnsafeBytes { $0[0] } }))
+  }
+  for (label, size) in sizes {
+    lines.append(
+      (
+        "sha256-portable-\(label)", size,
+        { bytes in
+          var hasher = SHA256(engine: .portable)
+          hasher.update(bytes)
+          return hasher.finalize().withUnsafeBytes { $0[0] }
+        }
+      ))
   }
   let mac = HMACSHA256(key: key)
   for (label, size) in sizes {
@@ -34,7 +47,7 @@ let checksumSuite = Suite(
         { bytes in
           var copy = mac
           copy.update(bytes)
-          return copy.finalize().bytes[0]
+          return copy.finalize().withUnsafeBytes { $0[0] }
         }
       ))
   }
@@ -47,9 +60,9 @@ let checksumSuite = Suite(
       "chain-step-1KiB", 1024,
       { bytes in
         var hasher = SHA256()
-        hasher.update(previous.bytes)
+        previous.withUnsafeBytes { hasher.update($0) }
         hasher.update(bytes)
-        return hasher.finalize().bytes[0]
+        return hasher.finalize().withUnsafeBytes { $0[0] }
       }
     ))
 

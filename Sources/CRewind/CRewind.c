@@ -1,2 +1,3 @@
-// The module's functions are inline in include/CRewind.h; a C target needs one source file.
+// The prefetch hint is inline in include/CRewind.h; SHA-256 with the processor's instructions is in
+// SHA256Hardware.c.
 #include "CRewind.h"
