@@ -20,7 +20,8 @@ let package = Package(
   ],
   targets: [
     .target(name: "RewindDiff"),
-    // What Swift cannot call (a cache prefetch, the x86 SHA instructions); not a package dependency.
+    // What Swift cannot say (a prefetch, a thread variable, enum value witnesses, the x86 SHA instructions);
+    // not a package dependency.
     .target(name: "CRewind"),
     .target(name: "Rewind", dependencies: ["RewindDiff", "CRewind"], swiftSettings: [.strictMemorySafety()]),
     .target(name: "RewindLog", dependencies: ["Rewind", "CRewind"]),
