@@ -20,10 +20,11 @@ let package = Package(
   ],
   targets: [
     .target(name: "RewindDiff"),
-    // What Swift cannot say (a prefetch, a thread variable, enum value witnesses); not a package dependency.
+    // What Swift cannot say (a prefetch, a thread variable, enum value witnesses, the x86 SHA instructions);
+    // not a package dependency.
     .target(name: "CRewind"),
     .target(name: "Rewind", dependencies: ["RewindDiff", "CRewind"], swiftSettings: [.strictMemorySafety()]),
-    .target(name: "RewindLog", dependencies: ["Rewind"]),
+    .target(name: "RewindLog", dependencies: ["Rewind", "CRewind"]),
     .target(name: "RewindComponents", dependencies: ["Rewind", "RewindDiff"]),
     .target(name: "RewindTesting", dependencies: ["Rewind"]),
     // Ships a log to NATS JetStream (its own small NATS client) and verifies what a stream holds.

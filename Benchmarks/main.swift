@@ -10,6 +10,7 @@ let suites: [Suite] = [
   streamsSuite,
   componentsSuite,
   journalSuite,
+  checksumSuite,
   effectsSuite,
   viewsSuite,
   scaleSuite,

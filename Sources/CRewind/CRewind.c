@@ -1,4 +1,5 @@
-// The module's functions are inline in include/CRewind.h; its one variable is defined here.
+// The module's functions are inline in include/CRewind.h; its one variable is defined here. SHA-256 with
+// the processor's instructions is in SHA256Hardware.c.
 #include "CRewind.h"
 
 _Thread_local void *rewind_current_draw_session __attribute__((tls_model("initial-exec"))) = 0;

@@ -42,13 +42,13 @@ struct SnapshotFile {
     writer.u32(position == nil ? Self.versionWithoutPosition : Self.version)
     writer.append(logID)
     writer.u64(sequence)
-    writer.append(chain.bytes)
+    writer.append(chain)
     writer.u8(codec.rawValue)
     if let position {
       writer.u64(position.segmentFirstSequence)
       writer.u64(position.offset)
       writer.u64(position.frameFirstSequence)
-      writer.append(position.previousChain.bytes)
+      writer.append(position.previousChain)
     }
     writer.u32(UInt32(state.count))
     writer.append(state)
