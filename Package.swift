@@ -20,7 +20,7 @@ let package = Package(
   ],
   targets: [
     .target(name: "RewindDiff"),
-    // A C builtin Swift cannot call (a cache prefetch); not a package dependency.
+    // What Swift cannot say (a prefetch, a thread variable, enum value witnesses); not a package dependency.
     .target(name: "CRewind"),
     .target(name: "Rewind", dependencies: ["RewindDiff", "CRewind"], swiftSettings: [.strictMemorySafety()]),
     .target(name: "RewindLog", dependencies: ["Rewind"]),
