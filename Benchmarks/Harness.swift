@@ -14,7 +14,7 @@ struct Measurement {
     return median / baseline
   }
 
-  /// One JSON object, the line format of ARCHITECTURE.md's benchmark contract.
+  /// One JSON object, the line format Docs/Performance.md describes (`--json`).
   var jsonLine: String {
     var fields = [
       "\"name\":\(jsonString(name))", "\"unit\":\(jsonString(unit))", "\"median\":\(number(median))",

@@ -37,6 +37,7 @@ import Testing
           "ship", log.path, "--server", server.address.description, "--stream", stream, "--follow",
           "--window", String(window),
         ])
+      // Deliberate jitter: a random point of the shipping to kill at.
       Thread.sleep(forTimeInterval: Double.random(in: 0.02...0.35, using: &random))
       sendSignal(child.processIdentifier, SIGKILL)
       child.waitUntilExit()
@@ -70,7 +71,12 @@ import Testing
     let stream = streamName()
     // The first run creates the log the shipper follows.
     let first = try launch(child, [log.path])
-    Thread.sleep(forTimeInterval: 0.1)
+    let created = ContinuousClock().now + .seconds(20)
+    while !FileManager.default.fileExists(atPath: log.file("segment-00000000000000000001.log")),
+      ContinuousClock().now < created
+    {
+      Thread.sleep(forTimeInterval: 0.01)  // waits for the child to create the log's first segment
+    }
     sendSignal(first.processIdentifier, SIGKILL)
     first.waitUntilExit()
     let shipper = try Shipper(
@@ -81,6 +87,7 @@ import Testing
     var passed = 0
     for trial in 0..<trials {
       let app = try launch(child, [log.path])
+      // Deliberate jitter: a random point of the appends to kill at.
       Thread.sleep(forTimeInterval: Double.random(in: 0.02...0.3, using: &random))
       sendSignal(app.processIdentifier, SIGKILL)
       app.waitUntilExit()
