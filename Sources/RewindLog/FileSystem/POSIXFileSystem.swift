@@ -74,13 +74,15 @@ package struct POSIXFileSystem: LogFileSystem {
     let fd = systemOpen(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
     guard fd >= 0 else { throw IOError(operation: "open", path: path, code: errno) }
     // A process forked by this one holds an inherited copy of a lock until its exec closes it, so a
-    // lock released a moment ago can look held: retry for a few milliseconds before failing.
+    // lock released a moment ago can look held. On a loaded machine a spawned child may wait tens of
+    // milliseconds for a core before its exec (a full test run at load 26 saw 50 ms pass), so retry for
+    // about half a second (2 ms apart, then 10 ms) before reporting the log held.
     var attempts = 0
     while flock(fd, LOCK_EX | LOCK_NB) != 0 {
       let code = errno
       attempts += 1
-      if (code == EWOULDBLOCK || code == EINTR) && attempts < 25 {
-        usleep(2_000)
+      if (code == EWOULDBLOCK || code == EINTR) && attempts < 60 {
+        usleep(attempts < 10 ? 2_000 : 10_000)
         continue
       }
       _ = systemClose(fd)
