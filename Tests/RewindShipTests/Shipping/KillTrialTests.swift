@@ -72,10 +72,8 @@ import Testing
     // The first run creates the log the shipper follows.
     let first = try launch(child, [log.path])
     let created = ContinuousClock().now + .seconds(20)
-    while !FileManager.default.fileExists(atPath: log.file("segment-00000000000000000001.log")),
-      ContinuousClock().now < created
-    {
-      Thread.sleep(forTimeInterval: 0.01)  // waits for the child to create the log's first segment
+    while recordBytes(1, in: log.path) == nil, ContinuousClock().now < created {
+      Thread.sleep(forTimeInterval: 0.01)  // waits for the child to write the log's first event
     }
     sendSignal(first.processIdentifier, SIGKILL)
     first.waitUntilExit()
@@ -83,6 +81,9 @@ import Testing
       directory: log.path, configuration: testConfiguration([server.address], stream: stream))
     shipper.start()
     defer { shipper.stop() }
+    // The stream exists once the first event is shipped: a verify before that finds no stream to check.
+    try #require(
+      shipper.waitUntilShipped(through: 1, timeout: .seconds(30)), "seed \(seed): event 1 never shipped")
     let trials = max(5, Self.trials / 4)
     var passed = 0
     for trial in 0..<trials {
