@@ -27,6 +27,11 @@ final class StoreEngine<State: Sendable, Action: Sendable>: Sendable {
   @usableFromInline let journalHealthy = Atomic<Bool>(true)
   /// The journal, when it is the in-memory one: appended to through specialized code.
   @usableFromInline let inMemoryJournal: InMemoryJournal<Action>?
+  /// Whether an inspector holds the store's sends back (see ``HeldSends``); false unless one paused it,
+  /// so a send pays one relaxed load for it.
+  @usableFromInline let isHoldingSends = Atomic<Bool>(false)
+  /// The sends held while ``isHoldingSends``.
+  let heldSends = HeldSends<State, Action>()
 
   @usableFromInline let reducer: @Sendable (inout State, Action) -> Effect<Action>
   /// How actions take part in undo; `nil` when undo is off, which keeps sends free of undo work.
@@ -171,6 +176,7 @@ final class StoreEngine<State: Sendable, Action: Sendable>: Sendable {
   /// - Returns: what is left to do outside the lock (see ``Outcome``).
   @inlinable
   func process(_ pending: PendingEvent<State, Action>) -> Outcome? {
+    if _slowPath(isHoldingSends.load(ordering: .relaxed)) { return holdOrRelease(pending) }
     guard case .action(let action) = pending.payload else { return processCommand(pending) }
     let outcome = hub.core.withLock { core -> Outcome? in
       let sequence = core.sequence + 1

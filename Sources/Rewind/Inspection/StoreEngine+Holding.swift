@@ -1,0 +1,47 @@
+// Holding sends back while an inspector looks at the past, and applying them when it returns to live.
+// Every transition takes the dispatch gate, under which sends are processed, so a send is applied before a
+// pause or held after it, and held sends are applied in order before any later one.
+
+extension StoreEngine {
+  /// Holds `pending` (a send while an inspector holds the store's sends); when the queue is full, returns
+  /// the store to live instead: the held sends, then `pending`, go back to the gate's queue, which the
+  /// caller drains in order. Runs on the thread that holds the gate.
+  @usableFromInline @inline(never)
+  func holdOrRelease(_ pending: PendingEvent<State, Action>) -> Outcome? {
+    guard let (released, overflow) = heldSends.hold(pending) else { return nil }
+    isHoldingSends.store(false, ordering: .relaxed)
+    observation.show(nil)
+    for send in released { gate.enqueue(send) }
+    overflow?()
+    return nil
+  }
+
+  /// Starts holding the store's sends: those made from now on are queued until ``releaseHeldSends()``.
+  /// Call from a thread that is not inside a send of this store.
+  /// - Returns: the sequence number of the last event applied before the hold.
+  func holdSends() -> UInt64 {
+    gate.enter()
+    isHoldingSends.store(true, ordering: .relaxed)
+    let sequence = hub.published.load(ordering: .acquiring)
+    gate.leave()
+    return sequence
+  }
+
+  /// Stops holding sends, shows views the live state, and applies the held sends in order (with what they
+  /// cause), before any later send. Call from a thread that is not inside a send of this store.
+  /// - Returns: how many sends were held.
+  @discardableResult
+  func releaseHeldSends() -> Int {
+    gate.enter()
+    isHoldingSends.store(false, ordering: .relaxed)
+    observation.show(nil)
+    let released = heldSends.takeAll()
+    for send in released { gate.enqueue(send) }
+    if let first = gate.dequeue() {
+      _ = drain(after: nil, queued: first)
+    } else {
+      gate.leave()
+    }
+    return released.count
+  }
+}
