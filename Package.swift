@@ -11,6 +11,7 @@ let package = Package(
     .library(name: "RewindLog", targets: ["RewindLog"]),
     .library(name: "RewindComponents", targets: ["RewindComponents"]),
     .library(name: "RewindTesting", targets: ["RewindTesting"]),
+    .library(name: "RewindInspector", targets: ["RewindInspector"]),
     .library(name: "RewindTool", targets: ["RewindTool"]),
     .executable(name: "rewind", targets: ["rewind"]),
     .executable(name: "rewind-bench", targets: ["rewind-bench"]),
@@ -25,7 +26,9 @@ let package = Package(
     .target(name: "RewindLog", dependencies: ["Rewind"]),
     .target(name: "RewindComponents", dependencies: ["Rewind", "RewindDiff"]),
     .target(name: "RewindTesting", dependencies: ["Rewind"]),
-    .target(name: "RewindTool", dependencies: ["Rewind", "RewindLog"]),
+    // Live time travel over loopback (Docs/Inspector.md): nothing network-facing lives in Rewind itself.
+    .target(name: "RewindInspector", dependencies: ["Rewind"]),
+    .target(name: "RewindTool", dependencies: ["Rewind", "RewindLog", "RewindInspector"]),
     .executableTarget(name: "rewind", dependencies: ["RewindTool"]),
     .executableTarget(
       name: "rewind-bench",
@@ -38,7 +41,10 @@ let package = Package(
       name: "InboxCore", dependencies: ["Rewind", "RewindDiff", "RewindLog", "RewindComponents"],
       path: "Examples/InboxCore"),
     .executableTarget(
-      name: "Inbox", dependencies: ["InboxCore", "Rewind", "RewindDiff", "RewindLog", "RewindComponents"],
+      name: "Inbox",
+      dependencies: [
+        "InboxCore", "Rewind", "RewindDiff", "RewindLog", "RewindComponents", "RewindInspector",
+      ],
       path: "Examples/Inbox"),
     // Fixtures shared by the test targets and the crash child (a plain target: executables can depend on it).
     .target(name: "RewindTestSupport", dependencies: ["Rewind"], path: "Tests/Support"),
@@ -48,6 +54,7 @@ let package = Package(
     .testTarget(name: "RewindDiffTests", dependencies: ["RewindDiff", "RewindTesting"]),
     .testTarget(name: "RewindTests", dependencies: ["Rewind", "RewindTesting"]),
     .testTarget(name: "RewindTestingTests", dependencies: ["Rewind", "RewindTesting"]),
+    .testTarget(name: "RewindInspectorTests", dependencies: ["RewindInspector", "Rewind", "RewindTesting"]),
     .testTarget(
       name: "RewindComponentsTests",
       dependencies: ["RewindComponents", "Rewind", "RewindDiff", "RewindTesting"]),

@@ -194,7 +194,7 @@ extension Inspector {
           + (dispatch.allowed.isEmpty ? "none" : dispatch.allowed.joined(separator: ", ")) + ")")
     }
     store.send(decoded, from: toolOrigin)
-    return [("seq", .unsigned(inspection.newest)), ("type", .string(type))]
+    return [("seq", .unsigned(inspection.newest)), ("actionType", .string(type))]
   }
 
   func undoOrRedo(undo: Bool) throws -> [(String, InspectorJSON)] {

@@ -27,6 +27,8 @@ final class InspectorSession<State: Sendable, Action: Sendable>: @unchecked Send
   static var batchBytes: Int { 1 << 20 }
   /// The most replies queued before the reader stops reading commands.
   static var replyLimit: Int { 8 }
+  /// How often, in seconds, the writer reads the newest sequence number besides being woken.
+  static var pollInterval: Double { 0.05 }
   /// How long a write may wait for the tool to read, in milliseconds.
   static var writeTimeout: Int32 { 30_000 }
 
@@ -72,12 +74,14 @@ final class InspectorSession<State: Sendable, Action: Sendable>: @unchecked Send
       return
     }
     let inspection = inspector.inspection
-    let task = Task.detached { [outbox] in
+    let executor = ThreadExecutor(name: "rewind-inspector-wake")
+    let task = Task(executorPreference: executor) { [outbox] in
       var last: UInt64?
       while !Task.isCancelled, let snapshot = await inspection.next(after: last) {
         last = snapshot.sequence
         outbox.noteNewest(snapshot)
       }
+      executor.stop()
     }
     wakeTask.withLock { $0 = task }
     Thread.detachNewThread { [self] in writeLoop() }
@@ -140,8 +144,12 @@ final class InspectorSession<State: Sendable, Action: Sendable>: @unchecked Send
     var sentQueued = 0
     while true {
       let paused = inspector.view.withLock { $0.mode != .live }
-      let work = outbox.next(timeout: paused ? 0.1 : nil) { contents -> Work? in
+      // The store's wake-up is the prompt path; every 50 ms the newest sequence number is read as well, so
+      // a wake-up delayed on a blocked cooperative pool (the hub paces bursts with a task) is never waited
+      // for long.
+      let work = outbox.next(timeout: paused ? 0.05 : Self.pollInterval) { contents -> Work? in
         if contents.isFinished { return .stop }
+        contents.newest = max(contents.newest, inspector.inspection.newest)
         if !contents.replies.isEmpty { return .reply(contents.replies.removeFirst()) }
         if let closing = contents.closing { return .bye(code: closing.code, reason: closing.reason) }
         let version = inspector.view.withLock { $0.version }
