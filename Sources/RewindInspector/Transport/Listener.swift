@@ -7,17 +7,17 @@
 #endif
 
 /// A TCP listener on `127.0.0.1`, never on another interface.
-final class Listener: @unchecked Sendable {
+package final class Listener: @unchecked Sendable {
   // @unchecked: both descriptors are immutable after init and closed once, in deinit.
-  let descriptor: Int32
+  package let descriptor: Int32
   /// The port it listens on (the one asked for, or the one the system chose for 0).
-  let port: UInt16
+  package let port: UInt16
   /// A pipe whose write end wakes ``accept()`` for ``close()``.
   private let wake: (read: Int32, write: Int32)
 
   /// Listens on `127.0.0.1:port` (0: any free port).
   /// - Throws: ``SocketError``.
-  init(port: UInt16) throws(SocketError) {
+  package init(port: UInt16) throws(SocketError) {
     let descriptor = socket(AF_INET, SocketAddress.streamType, 0)
     guard descriptor >= 0 else { throw .system("socket") }
     var one: Int32 = 1
@@ -63,7 +63,7 @@ final class Listener: @unchecked Sendable {
 
   /// Waits for the next connection; `nil` once ``close()`` was called.
   /// - Throws: ``SocketError`` when `accept` fails for another reason than an interruption.
-  func accept() throws(SocketError) -> Socket? {
+  package func accept() throws(SocketError) -> Socket? {
     while true {
       var descriptors = [
         pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0),
@@ -86,7 +86,7 @@ final class Listener: @unchecked Sendable {
   }
 
   /// Stops listening: a waiting ``accept()`` returns `nil`, and so does every later one.
-  func close() {
+  package func close() {
     systemWriteByte(wake.write)
   }
 }

@@ -117,6 +117,24 @@ public final class Socket: @unchecked Sendable {
     return buffer
   }
 
+  /// Reads what has arrived, up to `count` bytes, waiting at most `timeout` milliseconds for the first;
+  /// empty when the peer closed.
+  /// - Throws: ``SocketError`` on a timeout or an error.
+  public func read(atMost count: Int, timeout: Int32) throws(SocketError) -> [UInt8] {
+    var buffer = [UInt8](repeating: 0, count: count)
+    while true {
+      guard try wait(forWriting: false, milliseconds: timeout) else {
+        throw SocketError(operation: "read", code: 0, detail: "timed out")
+      }
+      let received = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, count, 0) }
+      if received < 0 {
+        if errno == EINTR || errno == EAGAIN { continue }
+        throw .system("read")
+      }
+      return Array(buffer.prefix(received))
+    }
+  }
+
   /// Writes all of `bytes`, waiting at most `timeout` milliseconds each time the peer is not reading.
   /// - Throws: ``SocketError`` on a timeout, when the peer closed, or on an error.
   public func write(_ bytes: [UInt8], timeout: Int32) throws(SocketError) {

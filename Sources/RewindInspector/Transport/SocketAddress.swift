@@ -7,7 +7,7 @@
 #endif
 
 /// Socket addresses and the loopback rule.
-enum SocketAddress {
+package enum SocketAddress {
   /// `SOCK_STREAM` as `socket(2)` takes it on this platform.
   static var streamType: Int32 {
     #if canImport(Darwin)
@@ -43,7 +43,7 @@ enum SocketAddress {
 
   /// The peer of a connected socket in words, and whether it is on loopback. A socket pair (a Unix
   /// socket: a peer in this very process) counts as loopback.
-  static func peer(of descriptor: Int32) -> (text: String, isLoopback: Bool) {
+  package static func peer(of descriptor: Int32) -> (text: String, isLoopback: Bool) {
     var storage = sockaddr_storage()
     var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
     let result = withUnsafeMutablePointer(to: &storage) {

@@ -21,7 +21,7 @@ public struct RewindCommandLine: Sendable {
     RewindCommandLine(commands: [
       InfoCommand.command, VerifyCommand.command, EventsCommand.command, ShowCommand.command,
       SnapshotsCommand.command, ExportCommand.command, RepairCommand.command,
-      TimelineCommand.command(states: nil),
+      TimelineCommand.command(states: nil), LiveCommand.attach,
     ])
   }
 
