@@ -63,10 +63,12 @@ let package = Package(
       name: "RewindLogTests",
       dependencies: ["RewindLog", "Rewind", "RewindTesting", "RewindTestSupport", "rewind-crash-child"]),
     .testTarget(
-      // Runs the built Inbox executable (scripted, and through a pseudo-terminal): depending on it builds it.
+      // Runs the built Inbox executable (scripted, through a pseudo-terminal, and attached to by the built
+      // `rewind` with a headless browser on its live page): depending on them builds them.
       name: "InboxTests",
       dependencies: [
         "InboxCore", "Inbox", "Rewind", "RewindComponents", "RewindLog", "RewindTesting", "RewindTestSupport",
+        "RewindInspector", "rewind",
       ]),
     .testTarget(
       // Runs the real `rewind` executable: depending on it makes `swift test` build it.
