@@ -32,7 +32,9 @@ let package = Package(
     .executableTarget(name: "rewind", dependencies: ["RewindTool"]),
     .executableTarget(
       name: "rewind-bench",
-      dependencies: ["Rewind", "RewindDiff", "RewindLog", "RewindComponents", "RewindTesting"],
+      dependencies: [
+        "Rewind", "RewindDiff", "RewindLog", "RewindComponents", "RewindTesting", "RewindInspector",
+      ],
       path: "Benchmarks"
     ),
     .executableTarget(name: "Mailbox", dependencies: ["Rewind"], path: "Examples/Mailbox"),

@@ -17,26 +17,30 @@ extension StoreEngine {
   }
 
   /// Starts holding the store's sends: those made from now on are queued until ``releaseHeldSends()``.
-  /// Call from a thread that is not inside a send of this store.
+  /// Called inside a send of this store (an effect, an observer), the sends after it are held.
   /// - Returns: the sequence number of the last event applied before the hold.
   func holdSends() -> UInt64 {
-    gate.enter()
+    let isNested = gate.isHeldByCurrentThread
+    if !isNested { gate.enter() }
     isHoldingSends.store(true, ordering: .relaxed)
     let sequence = hub.published.load(ordering: .acquiring)
-    gate.leave()
+    if !isNested { gate.leave() }
     return sequence
   }
 
   /// Stops holding sends, shows views the live state, and applies the held sends in order (with what they
-  /// cause), before any later send. Call from a thread that is not inside a send of this store.
+  /// cause), before any later send. Called inside a send of this store, they are queued behind it and
+  /// applied before that send returns.
   /// - Returns: how many sends were held.
   @discardableResult
   func releaseHeldSends() -> Int {
-    gate.enter()
+    let isNested = gate.isHeldByCurrentThread
+    if !isNested { gate.enter() }
     isHoldingSends.store(false, ordering: .relaxed)
     observation.show(nil)
     let released = heldSends.takeAll()
     for send in released { gate.enqueue(send) }
+    guard !isNested else { return released.count }
     if let first = gate.dequeue() {
       _ = drain(after: nil, queued: first)
     } else {

@@ -12,12 +12,17 @@ public enum Frame {
   public static func encode(_ message: InspectorJSON) -> [UInt8] {
     var bytes: [UInt8] = [0, 0, 0, 0]
     message.write(to: &bytes)
+    setLength(of: &bytes)
+    return bytes
+  }
+
+  /// Writes the length of what follows the first four bytes of `bytes` into them: a frame built in place.
+  static func setLength(of bytes: inout [UInt8]) {
     let length = UInt32(truncatingIfNeeded: bytes.count - 4)
     bytes[0] = UInt8(truncatingIfNeeded: length >> 24)
     bytes[1] = UInt8(truncatingIfNeeded: length >> 16)
     bytes[2] = UInt8(truncatingIfNeeded: length >> 8)
     bytes[3] = UInt8(truncatingIfNeeded: length)
-    return bytes
   }
 
   /// The length a frame header announces.

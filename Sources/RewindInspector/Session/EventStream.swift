@@ -21,14 +21,16 @@ struct EventStream<State: Sendable, Action: Sendable> {
   /// The frames that bring the tool from `cursor` to `newest`: a `gap` first when it is more than `maxLag`
   /// behind (or the history before it cannot be rebuilt), then `events` frames of at most
   /// ``InspectorSession/batchLimit`` events. `snapshot` is the store's state as of `newest` when known.
+  /// Returns the frames' bytes: each event is serialized once, straight into its frame.
   mutating func advance(
     to newest: UInt64, snapshot: (state: State, sequence: UInt64)?, maxLag: UInt64
-  ) -> [InspectorJSON] {
-    var frames: [InspectorJSON] = []
+  ) -> [[UInt8]] {
+    var frames: [[UInt8]] = []
     if newest > cursor, newest - cursor > maxLag || cursor < firstReachable {
       let gapEnd = newest - cursor > maxLag ? newest : firstReachable
       frames.append(
-        .object([("type", .string("gap")), ("from", .unsigned(cursor + 1)), ("to", .unsigned(gapEnd))]))
+        Frame.encode(
+          .object([("type", .string("gap")), ("from", .unsigned(cursor + 1)), ("to", .unsigned(gapEnd))])))
       cursor = gapEnd
       if let snapshot, snapshot.sequence == gapEnd {
         base = snapshot.state
@@ -44,8 +46,9 @@ struct EventStream<State: Sendable, Action: Sendable> {
     }
     let last = min(newest, cursor + UInt64(InspectorSession<State, Action>.batchLimit))
     guard let events = try? inspection.events(in: (cursor + 1)...last), !events.isEmpty else { return frames }
-    var batch: [InspectorJSON] = []
-    var bytes = 0
+    // `{"type":"events","events":[...]}`, written event by event after a 4-byte length left for the header.
+    var frame: [UInt8] = [0, 0, 0, 0] + Array(#"{"type":"events","events":["#.utf8)
+    var first = true
     for event in events {
       var changes: (changes: [StateChange], omitted: Int)?
       if var state = base {
@@ -58,13 +61,15 @@ struct EventStream<State: Sendable, Action: Sendable> {
           base = nil
         }
       }
-      let json = encoder.json(event, changes: changes)
-      bytes += json.bytes.count
-      batch.append(json)
+      if !first { frame.append(UInt8(ascii: ",")) }
+      first = false
+      encoder.json(event, changes: changes).write(to: &frame)
       cursor = event.sequence
-      if bytes > InspectorSession<State, Action>.batchBytes { break }
+      if frame.count > InspectorSession<State, Action>.batchBytes { break }
     }
-    frames.append(.object([("type", .string("events")), ("events", .array(batch))]))
+    frame.append(contentsOf: "]}".utf8)
+    Frame.setLength(of: &frame)
+    frames.append(frame)
     return frames
   }
 }

@@ -173,8 +173,8 @@ final class InspectorSession<State: Sendable, Action: Sendable>: @unchecked Send
           sentQueued = inspector.inspection.held.count
           try socket.writeFrame(inspector.status(), timeout: Self.writeTimeout)
         case .events(let newest, let snapshot)?:
-          for message in stream.advance(to: newest, snapshot: snapshot, maxLag: Self.maxLag) {
-            try socket.writeFrame(message, timeout: Self.writeTimeout)
+          for frame in stream.advance(to: newest, snapshot: snapshot, maxLag: Self.maxLag) {
+            try socket.write(frame, timeout: Self.writeTimeout)
           }
         case .bye(let code, let reason)?:
           try? socket.writeFrame(Inspector<State, Action>.bye(code: code, reason: reason), timeout: 1_000)

@@ -12,11 +12,14 @@ protocol LiveSource: Sendable {
 }
 
 /// An app's inspector: events, gaps and status as it sends them; gaps fetched in the background.
-final class InspectorSource: LiveSource, @unchecked Sendable {
-  // @unchecked: `connection` is set once, before any other thread uses it.
+final class InspectorSource: LiveSource, Sendable {
   let timeline: LiveTimeline
-  private(set) var connection: InspectorConnection?
+  /// Set once connected; read by the gap filler, which the connection's first messages may start.
+  private let connected = Mutex<InspectorConnection?>(nil)
   private let filling = Atomic<Bool>(false)
+
+  /// The connection to the app, once made.
+  var connection: InspectorConnection? { connected.withLock { $0 } }
 
   init(timeline: LiveTimeline) { self.timeline = timeline }
 
@@ -27,8 +30,10 @@ final class InspectorSource: LiveSource, @unchecked Sendable {
       port: port, token: token,
       onMessage: { [weak self] message in self?.receive(message) },
       onClose: { reason in timeline.end(reason) })
-    self.connection = connection
+    connected.withLock { $0 = connection }
     timeline.setStatus(connection.welcome["status"] ?? .null)
+    // A gap that arrived before the connection was kept is fetched now.
+    if timeline.firstMissing != nil { startFilling() }
     return connection.welcome
   }
 
