@@ -36,6 +36,14 @@ let inspectSuite = Suite(
   }
   if runs("jump") { reporter.report(try InspectBench.jump(events: 1_000_000)) }
   if runs("memory") { reporter.report(try InspectBench.memoryAttached(rows: 100_000)) }
+  // For Scripts/inspect-latency.sh only (never in a normal run): a store a browser watches.
+  if only == "serve" {
+    try InspectBench.serve(
+      seconds: environment["REWIND_BENCH_INSPECT_SECONDS"].flatMap(Double.init) ?? 10,
+      tokenFile: environment["REWIND_BENCH_INSPECT_TOKEN_FILE"] ?? NSTemporaryDirectory()
+        + "rewind-bench-serve.json",
+      start: environment["REWIND_BENCH_INSPECT_START"] ?? NSTemporaryDirectory() + "rewind-bench-serve.start")
+  }
 }
 
 enum InspectBench {
@@ -138,12 +146,24 @@ enum InspectBench {
     var without: [Double] = []
     _ = sendMicroseconds(plain, Array(ids.prefix(20_000)))
     _ = sendMicroseconds(inspected, Array(ids.prefix(20_000)))
-    for _ in 0..<7 {
-      without.append(sendMicroseconds(plain, ids))
-      withInspector.append(sendMicroseconds(inspected, ids))
+    // A second store without an inspector measures the noise of this comparison itself.
+    let control = makeStore(rows: rows)
+    _ = sendMicroseconds(control, Array(ids.prefix(20_000)))
+    var controls: [Double] = []
+    var orderRandom = SplitMix64(seed: 7)
+    for _ in 0..<9 {
+      // The order changes every round: the last store of a round runs on a warmer (or hotter) core.
+      for index in [0, 1, 2].shuffled(using: &orderRandom) {
+        switch index {
+        case 0: without.append(sendMicroseconds(plain, ids))
+        case 1: withInspector.append(sendMicroseconds(inspected, ids))
+        default: controls.append(sendMicroseconds(control, ids))
+        }
+      }
     }
     return Measurement(
-      name: "inspect/detached", unit: "us", median: median(withInspector), baseline: median(without))
+      name: "inspect/detached", unit: "us", median: median(withInspector), baseline: median(without),
+      extra: [("controlRatio", median(controls) / median(without))])
   }
 
   static func attached(rows: Int) throws -> Measurement {
@@ -265,6 +285,19 @@ enum InspectBench {
     return Measurement(
       name: "inspect/jump-1M", unit: "ms", median: median(samples),
       extra: [("p99", samples.sorted()[Int(Double(samples.count) * 0.99) - 1]), ("max", samples.max() ?? 0)])
+  }
+
+  /// Starts an inspector on `tokenFile`, waits for the file `start` to appear (a page is open), then sends
+  /// 1,000 actions a second for `seconds` and waits two seconds for the page to read the last.
+  static func serve(seconds: Double, tokenFile: String, start: String) throws {
+    let rows = 1_000
+    let store = makeStore(rows: rows)
+    let inspector = try store.inspect(InspectorOptions(tokenFile: tokenFile, announce: { _ in }))
+    defer { inspector.stop() }
+    let deadline = now() + 60
+    while !FileManager.default.fileExists(atPath: start) && now() < deadline { usleep(10_000) }
+    paced(store, rate: 1_000, seconds: seconds, rows: rows) { _, _ in }
+    usleep(2_000_000)
   }
 
   static func memoryAttached(rows: Int) throws -> Measurement {

@@ -1,7 +1,7 @@
+import Foundation
 import InboxCore
 import Rewind
 import RewindInspector
-import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -173,17 +173,18 @@ struct EventLoop {
 
 /// The inspector's announcements (where it listens, tools attaching and leaving), shown under the screen.
 final class InspectorNotes: Sendable {
-  private let lines = Mutex<[String]>([])
+  private let lock = NSLock()
+  private nonisolated(unsafe) var lines: [String] = []
 
   /// Keeps `line`, the newest two shown.
   @Sendable func add(_ line: String) {
-    lines.withLock { lines in
+    lock.withLock {
       lines.append(line)
       if lines.count > 2 { lines.removeFirst() }
     }
   }
 
-  var recent: [String] { lines.withLock { $0 } }
+  var recent: [String] { lock.withLock { lines } }
 }
 
 /// What the Inbox lets a tool do.

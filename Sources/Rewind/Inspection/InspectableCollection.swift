@@ -70,6 +70,41 @@ package func inspectionUnchanged(_ a: Any, _ b: Any) -> Bool {
   return _openExistential(a, do: compare)
 }
 
+extension PersistentTree {
+  /// When this tree and `old` have the same shape wherever they do not share a node (the common case of
+  /// values changed in place), calls `visit` with the position and both values of every slot in the leaves
+  /// that are not shared, and returns true; returns false, having called nothing, when the shapes differ.
+  ///
+  /// - Complexity: O(changed paths · fanout), with no walk over the shared parts: what an inspector pays per
+  ///   event for a one-row edit, whatever the number of rows.
+  func sameShapeSlots(from old: PersistentTree, _ visit: (Int, Value, Value) -> Void) -> Bool {
+    var pairs: [(position: Int, old: TreeNode<Value>, new: TreeNode<Value>)] = []
+    func walk(_ before: TreeNode<Value>, _ after: TreeNode<Value>, at position: Int) -> Bool {
+      if before === after { return true }
+      guard before.isLeaf == after.isLeaf, before.width == after.width else { return false }
+      if after.isLeaf {
+        pairs.append((position, before, after))
+        return true
+      }
+      let beforeChildren = before.children
+      let afterChildren = after.children
+      for index in 0..<after.width {
+        guard before.start(ofChild: index) == after.start(ofChild: index),
+          walk(beforeChildren[index], afterChildren[index], at: position + after.start(ofChild: index))
+        else { return false }
+      }
+      return true
+    }
+    guard walk(old.root, root, at: 0) else { return false }
+    for pair in pairs {
+      let before = pair.old.values
+      let after = pair.new.values
+      for index in 0..<after.count { visit(pair.position + index, before[index], after[index]) }
+    }
+    return true
+  }
+}
+
 extension IdentifiedArray: InspectableCollection {
   package var inspectionCount: Int { count }
 
@@ -91,6 +126,21 @@ extension IdentifiedArray: InspectableCollection {
     guard let old = old as? Self else { return nil }
     var result = InspectionCollectionChanges()
     if tree.isIdentical(to: old.tree) { return result }
+    // Elements changed in place: the two trees have one shape, and only the leaves they do not share are
+    // compared, slot by slot (a slot holding another id means the shape changed after all).
+    var sameIDs = true
+    let sameShape = tree.sameShapeSlots(from: old.tree) { _, before, after in
+      guard sameIDs else { return }
+      guard before.id == after.id else {
+        sameIDs = false
+        return
+      }
+      if ValueIdentity.changed(before, after, equal: nil) {
+        result.add(.init(key: .id(inspectionIDText(after.id)), old: before, new: after), limit: limit)
+      }
+    }
+    if sameShape && sameIDs { return result }
+    result = InspectionCollectionChanges()
     let shorter = Swift.min(count, old.count)
     // The common prefix and suffix by id, stepping over shared subtrees; changed elements inside them.
     func same(_ before: Element, _ after: Element) -> Bool {
@@ -145,6 +195,12 @@ extension PersistentArray: InspectableCollection {
     guard let old = old as? Self else { return nil }
     var result = InspectionCollectionChanges()
     if tree.isIdentical(to: old.tree) { return result }
+    let sameShape = tree.sameShapeSlots(from: old.tree) { position, before, after in
+      if ValueIdentity.changed(before, after, equal: nil) {
+        result.add(.init(key: .position(position), old: before, new: after), limit: limit)
+      }
+    }
+    if sameShape { return result }
     let shorter = Swift.min(count, old.count)
     let prefix =
       old.tree.sharedRun(with: tree, forward: true, limit: shorter) { a, b, _ in

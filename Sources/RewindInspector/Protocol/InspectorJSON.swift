@@ -92,7 +92,7 @@ extension InspectorJSON {
     switch self {
     case .null: out.append(contentsOf: "null".utf8)
     case .bool(let value): out.append(contentsOf: (value ? "true" : "false").utf8)
-    case .integer(let value): out.append(contentsOf: String(value).utf8)
+    case .integer(let value): Self.writeInteger(value, to: &out)
     case .double(let value):
       // JSON has no NaN or infinity: they are written as strings.
       if value.isFinite {
@@ -120,6 +120,27 @@ extension InspectorJSON {
     }
   }
 
+  /// Writes the decimal digits of `value`, without making a string.
+  static func writeInteger(_ value: Int64, to out: inout [UInt8]) {
+    if value < 0 { out.append(UInt8(ascii: "-")) }
+    var magnitude = value.magnitude
+    var digits:
+      (
+        UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+        UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8
+      ) =
+        (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    var count = 0
+    withUnsafeMutableBytes(of: &digits) { buffer in
+      repeat {
+        buffer[count] = UInt8(truncatingIfNeeded: magnitude % 10) + 0x30
+        magnitude /= 10
+        count += 1
+      } while magnitude > 0
+      for index in stride(from: count - 1, through: 0, by: -1) { out.append(buffer[index]) }
+    }
+  }
+
   /// Writes `text` as a JSON string. Besides the escapes JSON requires, `<`, `>`, `&`, DEL, the C1
   /// controls, U+2028/U+2029 and the bidirectional controls are written as `\u` escapes: the same value,
   /// safe inside HTML and on a terminal.
@@ -138,8 +159,10 @@ extension InspectorJSON {
         let hex = String(scalar.value, radix: 16)
         out.append(contentsOf: String(repeating: "0", count: 4 - hex.count).utf8)
         out.append(contentsOf: hex.utf8)
+      case 0x20..<0x80:
+        out.append(UInt8(truncatingIfNeeded: scalar.value))
       default:
-        out.append(contentsOf: String(scalar).utf8)
+        UTF8.encode(scalar) { out.append($0) }
       }
     }
     out.append(UInt8(ascii: "\""))
@@ -185,7 +208,12 @@ extension InspectorJSON {
     }
 
     mutating func skipWhitespace() {
-      while index < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[index]) { index += 1 }
+      while index < bytes.count {
+        switch bytes[index] {
+        case 0x20, 0x0A, 0x0D, 0x09: index += 1
+        default: return
+        }
+      }
     }
 
     mutating func expect(_ word: String) throws(InspectorJSONError) {
@@ -300,6 +328,20 @@ extension InspectorJSON {
 
     mutating func string() throws(InspectorJSONError) -> String {
       index += 1  // the opening quote
+      // The common string has no escape: one validation of its bytes makes it.
+      var end = index
+      while end < bytes.count, bytes[end] != UInt8(ascii: "\""), bytes[end] != UInt8(ascii: "\\"),
+        bytes[end] >= 0x20
+      {
+        end += 1
+      }
+      if end < bytes.count, bytes[end] == UInt8(ascii: "\"") {
+        guard let text = String(validating: bytes[index..<end], as: UTF8.self) else {
+          throw error("invalid UTF-8")
+        }
+        index = end + 1
+        return text
+      }
       var scalars = String.UnicodeScalarView()
       var chunkStart = index
       func flush() throws(InspectorJSONError) {

@@ -70,6 +70,11 @@ struct EventStream<State: Sendable, Action: Sendable> {
     frame.append(contentsOf: "]}".utf8)
     Frame.setLength(of: &frame)
     frames.append(frame)
+    // Caught up with the store's own state: continue from it, which shares its storage with the live state,
+    // rather than from the replayed copy, which would drift into a second copy of every part it changed.
+    if let snapshot, snapshot.sequence == cursor, base != nil {
+      base = snapshot.state
+    }
     return frames
   }
 }

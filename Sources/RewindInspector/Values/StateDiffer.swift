@@ -53,27 +53,43 @@ struct StateDiffer {
   static func join(_ path: String, _ label: String) -> String { path.isEmpty ? label : path + "." + label }
 
   mutating func diff(_ old: Any, _ new: Any, path: String, depth: Int) {
+    // A persistent collection answers for itself, stepping over what the two versions share; comparing it
+    // with `==` first would walk the same trees once more.
+    if let collection = new as? any InspectableCollection {
+      guard depth < depthLimit, changes.count < limit else {
+        if !inspectionUnchanged(old, new) { record(.set, path, old: old, new: new) }
+        return
+      }
+      if let found = collection.inspectionChanges(from: old, limit: limit - changes.count) {
+        record(found, at: path, depth: depth)
+        return
+      }
+    }
     if inspectionUnchanged(old, new) { return }
     guard depth < depthLimit, changes.count < limit else {
       record(.set, path, old: old, new: new)
       return
     }
-    if let collection = new as? any InspectableCollection,
-      let found = collection.inspectionChanges(from: old, limit: limit - changes.count)
-    {
-      for change in found.changes {
-        let elementPath = path + change.key.pathComponent
-        switch (change.old, change.new) {
-        case (let before?, let after?): diff(before, after, path: elementPath, depth: depth + 1)
-        case (nil, let after?): record(.insert, elementPath, old: nil, new: after)
-        case (let before?, nil): record(.remove, elementPath, old: before, new: nil)
-        case (nil, nil): break
-        }
+    diffByReflection(old, new, path: path, depth: depth)
+  }
+
+  /// Records a collection's element changes, diffing each changed element further.
+  mutating func record(_ found: InspectionCollectionChanges, at path: String, depth: Int) {
+    for change in found.changes {
+      let elementPath = path + change.key.pathComponent
+      switch (change.old, change.new) {
+      case (let before?, let after?): diff(before, after, path: elementPath, depth: depth + 1)
+      case (nil, let after?): record(.insert, elementPath, old: nil, new: after)
+      case (let before?, nil): record(.remove, elementPath, old: before, new: nil)
+      case (nil, nil): break
       }
-      omitted += found.omitted
-      if found.reordered { record(.move, path, old: nil, new: nil) }
-      return
     }
+    omitted += found.omitted
+    if found.reordered { record(.move, path, old: nil, new: nil) }
+  }
+
+  /// The changes between two values of another kind than a persistent collection, found by reflection.
+  mutating func diffByReflection(_ old: Any, _ new: Any, path: String, depth: Int) {
     let oldMirror = Mirror(reflecting: old)
     let newMirror = Mirror(reflecting: new)
     guard oldMirror.displayStyle == newMirror.displayStyle, type(of: old) == type(of: new) else {
@@ -98,13 +114,12 @@ struct StateDiffer {
       }
       diff(before, after, path: Self.join(path, newCase ?? "case"), depth: depth + 1)
     case .struct, .class, .tuple:
-      let before = Array(oldMirror.children)
-      let after = Array(newMirror.children)
-      guard before.count == after.count, !after.isEmpty else {
+      // Values of one type have the same fields: walked in step, without copying the children out.
+      guard !newMirror.children.isEmpty else {
         record(.set, path, old: old, new: new)
         return
       }
-      for (index, (a, b)) in zip(before, after).enumerated() {
+      for (index, (a, b)) in zip(oldMirror.children, newMirror.children).enumerated() {
         diff(a.value, b.value, path: Self.join(path, b.label ?? "\(index)"), depth: depth + 1)
       }
     case .collection:

@@ -533,8 +533,16 @@ enum LivePage {
         $("connection").textContent = readOnly ? "following a log (read-only)" : "attached";
         document.body.dataset.ready = "true";
       });
+      // From the app's clock stamping an event to the page holding it, in ms (the same machine's clock): for
+      // measuring, read by Scripts/inspect-latency.sh.
+      const latencies = [];
+      window.rewindLatencies = latencies;
       stream.addEventListener("events", ev => {
-        for (const e of JSON.parse(ev.data)) insert(e);
+        const arrived = Date.now();
+        for (const e of JSON.parse(ev.data)) {
+          if (!events.has(e.seq) && latencies.length < 200000 && e.time) latencies.push(arrived - Date.parse(e.time));
+          insert(e);
+        }
         if (selected !== null && !events.get(selected)) selected = null;
         schedule();
       });

@@ -1,4 +1,5 @@
 import Foundation
+import Rewind
 import RewindInspector
 import RewindLog
 import Synchronization
@@ -15,7 +16,7 @@ protocol LiveSource: Sendable {
 final class InspectorSource: LiveSource, Sendable {
   let timeline: LiveTimeline
   /// Set once connected; read by the gap filler, which the connection's first messages may start.
-  private let connected = Mutex<InspectorConnection?>(nil)
+  private let connected = Locked<InspectorConnection?>(nil)
   private let filling = Atomic<Bool>(false)
 
   /// The connection to the app, once made.

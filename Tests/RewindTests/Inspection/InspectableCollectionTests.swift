@@ -62,6 +62,13 @@ import Testing
     #expect(found?.changes.map(\.key) == [.position(7), .position(500)])
     #expect(found?.changes.last?.old == nil)
     #expect(after.inspectionChanges(from: after, limit: 100)?.changes.isEmpty == true)
+    // Changed in place, the same shape: only the leaves the versions do not share are compared.
+    var edited = before
+    edited[3] = "three"
+    edited[400] = "four hundred"
+    let inPlace = edited.inspectionChanges(from: before, limit: 100)
+    #expect(inPlace?.changes.map(\.key) == [.position(3), .position(400)])
+    #expect(inPlace?.changes.first?.new as? String == "three")
     #expect(after.inspectionChanges(from: 3, limit: 100) == nil, "another type")
   }
 
