@@ -31,12 +31,16 @@ python3 - "$browser" "$url" "$work" "$seconds" <<'PY'
 import json, os, subprocess, sys, time
 browser, url, work, seconds = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4])
 to_child, from_child = os.pipe(), os.pipe()
+# The child reads commands on descriptor 3 and writes answers on 4: the pipe ends are moved out of the way
+# first, then onto 3 and 4, which are the only ones kept open besides the standard three.
+child_in, child_out = 100, 101
+os.dup2(to_child[0], child_in); os.dup2(from_child[1], child_out)
 def setup():
-    os.dup2(to_child[0], 3); os.dup2(from_child[1], 4)
+    os.dup2(child_in, 3); os.dup2(child_out, 4)
 child = subprocess.Popen([browser, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
     "--user-data-dir=" + work + "/profile", "--remote-debugging-pipe", "about:blank"],
-    preexec_fn=setup, pass_fds=(to_child[0], from_child[1]), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-os.close(to_child[0]); os.close(from_child[1])
+    preexec_fn=setup, pass_fds=(3, 4), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+for fd in (to_child[0], from_child[1], child_in, child_out): os.close(fd)
 buffer, ids = b"", [0]
 def call(method, params=None, session=None):
     global buffer
@@ -51,7 +55,9 @@ def call(method, params=None, session=None):
             if answer.get("id") == ids[0]:
                 if "error" in answer: raise RuntimeError(answer["error"])
                 return answer.get("result", {})
-        buffer += os.read(from_child[0], 65536)
+        chunk = os.read(from_child[0], 65536)
+        if not chunk: raise RuntimeError("the browser exited")
+        buffer += chunk
 try:
     target = call("Target.createTarget", {"url": url})["targetId"]
     session = call("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]

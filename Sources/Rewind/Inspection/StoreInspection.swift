@@ -44,13 +44,6 @@ package struct StoreInspection<State: Sendable, Action: Sendable>: Sendable {
     }
   }
 
-  /// The newest state once it is newer than `sequence` (at once for `nil`), waking as any subscriber of the
-  /// store does; `nil` when the store finished or the task was cancelled.
-  package func next(after sequence: UInt64?) async -> (state: State, sequence: UInt64)? {
-    guard let snapshot = await engine.hub.next(after: sequence, isolation: nil) else { return nil }
-    return (snapshot.state, snapshot.sequence)
-  }
-
   // MARK: Showing
 
   /// Shows views `state` as of event `sequence` instead of the live state; they are told of the paths

@@ -8,7 +8,10 @@ struct EventStream<State: Sendable, Action: Sendable> {
   /// The last event sent (or skipped over with a gap).
   private(set) var cursor: UInt64
   let firstReachable: UInt64
-  /// The state as of `cursor`, when known; replayed forward as events are sent.
+  /// The state as of `cursor`, when known; replayed forward as events are sent. Its own copy, not a snapshot
+  /// of the store's: a version that shares its storage with the live state for long makes every send copy
+  /// what it changes (measured: 4x a send's time at 100,000 rows), while the replayed copy costs the sender
+  /// nothing and the inspector at most one more copy of what the events changed.
   private var base: State?
   private var baseKnown = false
 
@@ -20,11 +23,9 @@ struct EventStream<State: Sendable, Action: Sendable> {
 
   /// The frames that bring the tool from `cursor` to `newest`: a `gap` first when it is more than `maxLag`
   /// behind (or the history before it cannot be rebuilt), then `events` frames of at most
-  /// ``InspectorSession/batchLimit`` events. `snapshot` is the store's state as of `newest` when known.
-  /// Returns the frames' bytes: each event is serialized once, straight into its frame.
-  mutating func advance(
-    to newest: UInt64, snapshot: (state: State, sequence: UInt64)?, maxLag: UInt64
-  ) -> [[UInt8]] {
+  /// ``InspectorSession/batchLimit`` events. Returns the frames' bytes: each event is serialized once,
+  /// straight into its frame.
+  mutating func advance(to newest: UInt64, maxLag: UInt64) -> [[UInt8]] {
     var frames: [[UInt8]] = []
     if newest > cursor, newest - cursor > maxLag || cursor < firstReachable {
       let gapEnd = newest - cursor > maxLag ? newest : firstReachable
@@ -32,12 +33,7 @@ struct EventStream<State: Sendable, Action: Sendable> {
         Frame.encode(
           .object([("type", .string("gap")), ("from", .unsigned(cursor + 1)), ("to", .unsigned(gapEnd))])))
       cursor = gapEnd
-      if let snapshot, snapshot.sequence == gapEnd {
-        base = snapshot.state
-        baseKnown = true
-      } else {
-        baseKnown = false
-      }
+      baseKnown = false
     }
     guard newest > cursor else { return frames }
     if !baseKnown {
@@ -70,11 +66,6 @@ struct EventStream<State: Sendable, Action: Sendable> {
     frame.append(contentsOf: "]}".utf8)
     Frame.setLength(of: &frame)
     frames.append(frame)
-    // Caught up with the store's own state: continue from it, which shares its storage with the live state,
-    // rather than from the replayed copy, which would drift into a second copy of every part it changed.
-    if let snapshot, snapshot.sequence == cursor, base != nil {
-      base = snapshot.state
-    }
     return frames
   }
 }

@@ -2,23 +2,27 @@ import Foundation
 import Rewind
 import Synchronization
 
-/// One attached tool's connection: a reader thread that runs its commands, a writer thread that sends
-/// replies, status and the live stream of events, and a task that wakes the writer when the store
-/// publishes an event.
+/// One attached tool's connection: a reader thread that runs its commands, and a writer thread that sends
+/// replies, status and the live stream of events.
 ///
-/// The writer produces the next batch of events only when the previous one was written, reading them from
-/// the journal: the app never buffers for a slow tool. A tool more than ``maxLag`` events behind is sent a
-/// `gap` and the stream resumes at the newest event.
+/// The writer reads the store's newest sequence number every ``pollInterval`` (an atomic load the sender
+/// never waits for) and produces the next batch of events only when the previous one was written, reading
+/// them from the journal: the app never buffers for a slow tool. A tool more than ``maxLag`` events behind is
+/// sent a `gap` and the stream resumes at the newest event.
+///
+/// Not woken by the store's subscriber wake-up, on purpose: a wake-up hands the subscriber a snapshot that
+/// shares the live state's storage (so the next send copies what it changes) and wakes a thread from the
+/// sending one; at 100,000 rows that made a send cost 1.6-1.7x its CPU time, where reading the sequence
+/// number every 2 ms costs it nothing (Docs/Performance.md, `inspect`).
 final class InspectorSession<State: Sendable, Action: Sendable>: @unchecked Sendable {
   // @unchecked: `stream` is only touched by the writer thread; everything else is immutable or locked.
   let inspector: Inspector<State, Action>
   let socket: Socket
   let peer: String
-  let outbox = SessionOutbox<State>()
+  let outbox = SessionOutbox()
   /// Set by whichever thread ends the connection first.
   let isOver = Atomic<Bool>(false)
   private var stream: EventStream<State, Action>
-  private let wakeTask = Locked<Task<Void, Never>?>(nil)
 
   /// Events further behind than this are skipped with a `gap` (and fetched by the tool with `events`).
   static var maxLag: UInt64 { 2_000 }
@@ -27,8 +31,9 @@ final class InspectorSession<State: Sendable, Action: Sendable>: @unchecked Send
   static var batchBytes: Int { 1 << 20 }
   /// The most replies queued before the reader stops reading commands.
   static var replyLimit: Int { 8 }
-  /// How often, in seconds, the writer reads the newest sequence number besides being woken.
-  static var pollInterval: Double { 0.05 }
+  /// How often, in seconds, the writer reads the store's newest sequence number: 500 idle wake-ups a second
+  /// of the inspector's thread while a tool is attached, and at most 2 ms added to an event's latency.
+  static var pollInterval: Double { 0.002 }
   /// How long a write may wait for the tool to read, in milliseconds.
   static var writeTimeout: Int32 { 30_000 }
 
@@ -73,17 +78,6 @@ final class InspectorSession<State: Sendable, Action: Sendable>: @unchecked Send
       end("the welcome could not be sent: \(error)")
       return
     }
-    let inspection = inspector.inspection
-    let executor = ThreadExecutor(name: "rewind-inspector-wake")
-    let task = Task(executorPreference: executor) { [outbox] in
-      var last: UInt64?
-      while !Task.isCancelled, let snapshot = await inspection.next(after: last) {
-        last = snapshot.sequence
-        outbox.noteNewest(snapshot)
-      }
-      executor.stop()
-    }
-    wakeTask.withLock { $0 = task }
     Thread.detachNewThread { [self] in writeLoop() }
     readLoop()
   }
@@ -134,7 +128,7 @@ final class InspectorSession<State: Sendable, Action: Sendable>: @unchecked Send
   enum Work {
     case reply(InspectorJSON)
     case status
-    case events(newest: UInt64, snapshot: (state: State, sequence: UInt64)?)
+    case events(newest: UInt64)
     case bye(code: String, reason: String)
     case stop
   }
@@ -142,26 +136,22 @@ final class InspectorSession<State: Sendable, Action: Sendable>: @unchecked Send
   func writeLoop() {
     var sentVersion = inspector.view.withLock { $0.version }
     var sentQueued = 0
+    // A change in the number of held sends alone is reported at most twenty times a second.
+    var queuedReportedAt = Date.distantPast
     while true {
-      let paused = inspector.view.withLock { $0.mode != .live }
-      // The store's wake-up is the prompt path; every 50 ms the newest sequence number is read as well, so
-      // a wake-up delayed on a blocked cooperative pool (the hub paces bursts with a task) is never waited
-      // for long.
-      let work = outbox.next(timeout: paused ? 0.05 : Self.pollInterval) { contents -> Work? in
+      let work = outbox.next(timeout: Self.pollInterval) { contents -> Work? in
         if contents.isFinished { return .stop }
         contents.newest = max(contents.newest, inspector.inspection.newest)
         if !contents.replies.isEmpty { return .reply(contents.replies.removeFirst()) }
         if let closing = contents.closing { return .bye(code: closing.code, reason: closing.reason) }
         let version = inspector.view.withLock { $0.version }
         if version != sentVersion { return .status }
-        if inspector.inspection.isHoldingSends, inspector.inspection.held.count != sentQueued {
+        if inspector.inspection.isHoldingSends, inspector.inspection.held.count != sentQueued,
+          queuedReportedAt.timeIntervalSinceNow < -0.05
+        {
           return .status
         }
-        if stream.cursor < contents.newest {
-          let snapshot = contents.snapshot
-          contents.snapshot = nil
-          return .events(newest: contents.newest, snapshot: snapshot)
-        }
+        if stream.cursor < contents.newest { return .events(newest: contents.newest) }
         return nil
       }
       do {
@@ -171,9 +161,10 @@ final class InspectorSession<State: Sendable, Action: Sendable>: @unchecked Send
         case .status?:
           sentVersion = inspector.view.withLock { $0.version }
           sentQueued = inspector.inspection.held.count
+          queuedReportedAt = Date()
           try socket.writeFrame(inspector.status(), timeout: Self.writeTimeout)
-        case .events(let newest, let snapshot)?:
-          for frame in stream.advance(to: newest, snapshot: snapshot, maxLag: Self.maxLag) {
+        case .events(let newest)?:
+          for frame in stream.advance(to: newest, maxLag: Self.maxLag) {
             try socket.write(frame, timeout: Self.writeTimeout)
           }
         case .bye(let code, let reason)?:
@@ -192,18 +183,17 @@ final class InspectorSession<State: Sendable, Action: Sendable>: @unchecked Send
     }
   }
 
-  /// Ends the connection once: stops both threads and the wake-up, and detaches from the inspector.
+  /// Ends the connection once: stops both threads and detaches from the inspector.
   func end(_ reason: String) {
     guard !isOver.exchange(true, ordering: .acquiringAndReleasing) else { return }
     outbox.finish()
     socket.shutdown()
-    wakeTask.withLock { $0 }?.cancel()
     inspector.detach(self, reason: reason)
   }
 }
 
 extension SessionOutbox {
-  /// Notes the newest sequence number without a state (at the welcome).
+  /// Notes the newest sequence number (at the welcome).
   func noteNewestSequence(_ sequence: UInt64) {
     update { contents in contents.newest = max(contents.newest, sequence) }
   }

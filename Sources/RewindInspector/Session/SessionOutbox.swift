@@ -1,18 +1,16 @@
 import Foundation
 
 /// What a session's writer thread has to send, behind one condition: replies to commands, the newest event
-/// to stream up to, and whether to close. The reader thread and the store's wake-up add to it; the writer
-/// waits on it.
+/// to stream up to, and whether to close. The reader thread adds to it; the writer waits on it.
 ///
 /// Lock order: this lock may be taken while holding nothing, or before the inspector's view lock; never
 /// while holding the view lock.
-final class SessionOutbox<State: Sendable>: @unchecked Sendable {
+final class SessionOutbox: @unchecked Sendable {
   // @unchecked: `state` is only touched while `condition` is locked.
   struct Contents {
     var replies: [InspectorJSON] = []
-    /// The newest event the store published, and its state (held only until the writer takes it).
+    /// The newest event the store published, as the writer last read it.
     var newest: UInt64 = 0
-    var snapshot: (state: State, sequence: UInt64)?
     /// The `bye` to send last, with its code and reason.
     var closing: (code: String, reason: String)?
     /// Set once the connection is over: nothing more is sent.
@@ -34,15 +32,6 @@ final class SessionOutbox<State: Sendable>: @unchecked Sendable {
 
   /// Queues a reply.
   func reply(_ message: InspectorJSON) { update { $0.replies.append(message) } }
-
-  /// Notes that the store published event `sequence`.
-  func noteNewest(_ snapshot: (state: State, sequence: UInt64)) {
-    update { contents in
-      guard snapshot.sequence > contents.newest else { return }
-      contents.newest = snapshot.sequence
-      contents.snapshot = snapshot
-    }
-  }
 
   /// Asks the writer to send `bye` after what is queued, then close; the first reason wins.
   func close(code: String, reason: String) {
