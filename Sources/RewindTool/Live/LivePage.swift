@@ -104,17 +104,18 @@ enum LivePage {
 
       // MARK: Events
 
+      // An event is kept as a few short fields and its payload's and changes' text (about half a kilobyte):
+      // the parsed object is made again when the event is shown, so a million events fit in the page.
       function insert(e) {
-        if (typeof e.seq !== "number" || events.has(e.seq) && !events.get(e.seq).placeholder) {
-          if (typeof e.seq === "number" && events.has(e.seq)) events.get(e.seq).raw = e;
-          return;
-        }
+        if (typeof e.seq !== "number") return;
+        const known = events.get(e.seq);
+        if (known) { known.text = JSON.stringify(e); return; }
         const changes = Array.isArray(e.changes) ? e.changes : null;
         events.set(e.seq, {
           seq: e.seq, kind: e.kind, type: String(e.type), actor: e.actor == null ? "" : String(e.actor),
           source: e.kind === "command" ? "command" : String(e.source || "unknown"), cause: e.cause, time: String(e.time || ""),
           payloadText: JSON.stringify(e.payload), paths: changes ? changes.map(c => c.path).join("\n") : "",
-          raw: e,
+          text: JSON.stringify(e),
         });
         received++;
         if (e.seq > newest) newest = e.seq;
@@ -383,12 +384,13 @@ enum LivePage {
         detail.replaceChildren();
         const r = events.get(selected);
         if (!r) return;
+        const raw = JSON.parse(r.text);
         detail.appendChild(el("h2", null, "Event #" + r.seq + ": " + r.type));
         const list = el("dl");
         field(list, "time", r.time); field(list, "actor", r.actor); field(list, "source", r.source);
         const chain = causeChain(r);
         if (chain.length) field(list, "caused by", chain.join(" ← "));
-        field(list, "correlation", r.raw.correlation);
+        field(list, "correlation", raw.correlation);
         detail.appendChild(list);
         const buttons = el("div", "commands");
         const jump = el("button", null, "Jump here");
@@ -405,14 +407,14 @@ enum LivePage {
         detail.appendChild(el("h2", null, "Payload"));
         const payload = el("div", "tree");
         payload.id = "payload";
-        payload.appendChild(tree(r.raw.payload, r.kind));
+        payload.appendChild(tree(raw.payload, r.kind));
         detail.appendChild(payload);
         detail.appendChild(el("h2", null, "Changes"));
-        const changes = r.raw.changes;
+        const changes = raw.changes;
         if (!Array.isArray(changes)) detail.appendChild(el("p", "hint", "Not known (following a log, or the state before it could not be rebuilt)."));
         else if (!changes.length) detail.appendChild(el("p", "hint", "This event changed nothing."));
         else detail.appendChild(changeTree(changes));
-        if (r.raw.changesTruncated) detail.appendChild(el("p", "hint", r.raw.changesTruncated + " more changes not listed"));
+        if (raw.changesTruncated) detail.appendChild(el("p", "hint", raw.changesTruncated + " more changes not listed"));
       }
       function choose(seq) {
         selected = seq;
