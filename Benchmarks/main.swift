@@ -14,6 +14,7 @@ let suites: [Suite] = [
   viewsSuite,
   scaleSuite,
   inspectSuite,
+  shipSuite,
 ]
 
 let usage = """

@@ -62,7 +62,7 @@ import Testing
     #expect(terminal.output.contains("\u{1B}[?1049l"), "the alternate screen was not left")
 
     // Everything the keys did is in the log, and the chain verifies.
-    let report = try FileJournal<InboxAction>.verify(directory: directory.path)
+    let report = try LogAudit.verify(directory: directory.path).requireIntact()
     #expect(report.lastSequence > 0)
   }
 }
@@ -174,7 +174,7 @@ final class PseudoTerminal {
   func waitForExit(timeout: Double = 20) throws -> Int32 {
     let deadline = Date().addingTimeInterval(timeout)
     while process.isRunning && Date() < deadline {
-      if !readOutput(milliseconds: 50) { usleep(10_000) }
+      if !readOutput(milliseconds: 50) { usleep(10_000) }  // waits for the child to exit
     }
     guard !process.isRunning else { throw PseudoTerminalError.timedOut("exit", lastScreen?.text ?? "") }
     process.waitUntilExit()

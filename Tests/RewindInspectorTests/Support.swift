@@ -1,5 +1,6 @@
 import Foundation
 import Rewind
+import RewindTestSupport
 import Testing
 
 @testable import RewindInspector
@@ -157,13 +158,4 @@ final class TestClient {
   func closedSilently() -> Bool {
     (try? socket.read(exactly: 1, timeout: 10_000)) == nil
   }
-}
-
-/// Waits until `condition` holds; for what happens on the inspector's threads.
-func eventually(_ condition: () -> Bool) async -> Bool {
-  for _ in 0..<5_000 {
-    if condition() { return true }
-    try? await Task.sleep(for: .milliseconds(1))
-  }
-  return condition()
 }

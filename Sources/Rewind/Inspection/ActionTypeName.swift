@@ -48,8 +48,8 @@ package enum ActionTypeName {
   /// replaced by a `CustomStringConvertible` conformance.
   package static func caseName(of value: Any) -> String? {
     func name<T>(_ value: T) -> String? {
-      guard let pointer = swiftEnumCaseName(value) else { return nil }
-      return String(validatingCString: pointer)
+      guard let pointer = unsafe swiftEnumCaseName(value) else { return nil }
+      return unsafe String(validatingCString: pointer)
     }
     return _openExistential(value, do: name)
   }

@@ -86,20 +86,22 @@ extension PersistentTree {
         pairs.append((position, before, after))
         return true
       }
-      let beforeChildren = before.children
-      let afterChildren = after.children
+      // The buffers live as long as their nodes, which `before` and `after` hold for this scope.
+      let beforeChildren = unsafe before.children
+      let afterChildren = unsafe after.children
       for index in 0..<after.width {
         guard before.start(ofChild: index) == after.start(ofChild: index),
-          walk(beforeChildren[index], afterChildren[index], at: position + after.start(ofChild: index))
+          unsafe walk(beforeChildren[index], afterChildren[index], at: position + after.start(ofChild: index))
         else { return false }
       }
       return true
     }
     guard walk(old.root, root, at: 0) else { return false }
     for pair in pairs {
-      let before = pair.old.values
-      let after = pair.new.values
-      for index in 0..<after.count { visit(pair.position + index, before[index], after[index]) }
+      // `pairs` holds the leaves, so their value buffers stay valid through the loop.
+      let before = unsafe pair.old.values
+      let after = unsafe pair.new.values
+      for index in 0..<after.count { unsafe visit(pair.position + index, before[index], after[index]) }
     }
     return true
   }

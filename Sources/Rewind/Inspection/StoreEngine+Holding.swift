@@ -48,4 +48,13 @@ extension StoreEngine {
     }
     return released.count
   }
+
+  /// Drops the sends an inspector held when the store closes, each reported as a send after the close is
+  /// (they were never applied or acknowledged). Runs on the thread that holds the gate.
+  func dropHeldSends() {
+    guard isHoldingSends.load(ordering: .relaxed) else { return }
+    isHoldingSends.store(false, ordering: .relaxed)
+    observation.show(nil)
+    for send in heldSends.takeAll() { _ = drop(send) }
+  }
 }

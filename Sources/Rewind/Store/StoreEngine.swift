@@ -32,6 +32,8 @@ final class StoreEngine<State: Sendable, Action: Sendable>: Sendable {
   @usableFromInline let isHoldingSends = Atomic<Bool>(false)
   /// The sends held while ``isHoldingSends``.
   let heldSends = HeldSends<State, Action>()
+  /// True once the store is closed (``close()``): later sends are dropped, each reported.
+  @usableFromInline let isClosed = Atomic<Bool>(false)
 
   @usableFromInline let reducer: @Sendable (inout State, Action) -> Effect<Action>
   /// How actions take part in undo; `nil` when undo is off, which keeps sends free of undo work.
@@ -176,6 +178,8 @@ final class StoreEngine<State: Sendable, Action: Sendable>: Sendable {
   /// - Returns: what is left to do outside the lock (see ``Outcome``).
   @inlinable
   func process(_ pending: PendingEvent<State, Action>) -> Outcome? {
+    // Set while holding the gate, which this thread holds: no send slips in during the close.
+    if isClosed.load(ordering: .relaxed) { return drop(pending) }
     if _slowPath(isHoldingSends.load(ordering: .relaxed)) { return holdOrRelease(pending) }
     guard case .action(let action) = pending.payload else { return processCommand(pending) }
     let outcome = hub.core.withLock { core -> Outcome? in

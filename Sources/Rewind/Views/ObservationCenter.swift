@@ -150,7 +150,8 @@ final class ObservationCenter<Root: Sendable>: Sendable {
           // A read between a send and the flush that follows it, of a value that already differs from the
           // baseline's: the flush must tell this reader even if the value changes back meanwhile.
           if sequence != baseline.sequence || machine.shownChanged, !path.isQueued,
-            unsafeDowncast(path, to: TypedPathObservation<State>.self).changed(resolve(baseline.state), state)
+            unsafe unsafeDowncast(path, to: TypedPathObservation<State>.self).changed(
+              resolve(baseline.state), state)
           {
             machine.force(path)
           }
@@ -159,7 +160,7 @@ final class ObservationCenter<Root: Sendable>: Sendable {
         }
         return value(state)
       }
-      machine._checkInvariants()
+      machine.checkInvariantsIfEnabled()
       return (path, result)
     }
   }
@@ -169,7 +170,7 @@ final class ObservationCenter<Root: Sendable>: Sendable {
   func withCurrentState<Result>(_ body: (Root) -> Result) -> Result {
     machine.withLock { machine in
       let result = Self.withState(shown: machine.shown, of: hub) { state, _ in body(state) }
-      machine._checkInvariants()
+      machine.checkInvariantsIfEnabled()
       return result
     }
   }
@@ -178,7 +179,7 @@ final class ObservationCenter<Root: Sendable>: Sendable {
   func withTreeLock<Result>(_ body: () -> Result) -> Result {
     machine.withLock { machine in
       let result = body()
-      machine._checkInvariants()
+      machine.checkInvariantsIfEnabled()
       return result
     }
   }
@@ -203,7 +204,10 @@ final class ObservationCenter<Root: Sendable>: Sendable {
 
   /// Notes that the sends from sequence number `from` on carry `transaction`.
   func note(_ transaction: ViewTransaction, from sequence: UInt64) {
-    machine.withLock { $0.note(transaction, from: sequence) }
+    machine.withLock { machine in
+      machine.note(transaction, from: sequence)
+      machine.checkInvariantsIfEnabled()
+    }
   }
 
   /// Compares, commits and notifies. Runs on the main actor, scheduled by ``stateDidChange()``.
@@ -223,7 +227,7 @@ final class ObservationCenter<Root: Sendable>: Sendable {
       let now = machine.shown ?? hub.core.withLock { Snapshot(state: $0.state, sequence: $0.sequence) }
       let delivery = machine.flush(now: now)
       if machine.baseline == nil { isActive.store(false, ordering: .relaxed) }
-      machine._checkInvariants()
+      machine.checkInvariantsIfEnabled()
       return delivery
     }
     delivery.deliver()

@@ -14,7 +14,8 @@ enum RepairCommand {
       discussion: """
         Without --yes nothing is changed: the command prints what it would keep and move aside, and exits
         with 1 when the log needs repair. Nothing is ever deleted: bytes after the first damage are copied
-        to quarantine/ before the segment is truncated, and later segments are moved there whole.
+        to quarantine/ before the segment is truncated, and later segments are moved there whole. A log an
+        app has open is refused (74), intact or not: close the app first (verify reads an open log).
         example: rewind repair ./log && rewind repair ./log --yes
         """),
     run: run)
@@ -23,6 +24,14 @@ enum RepairCommand {
     let directory = invocation.directory
     try LogInput.requireLogDirectory(directory)
     let key = try KeyFile.key(invocation.arguments)
+    // While an app writes the log, its newest frame can look torn and a repair would cut what the app is
+    // writing: refused, with or without --yes, whatever the log holds.
+    if LogLockProbe.isHeld(directory: directory) {
+      throw ToolError.io(
+        path: directory,
+        cause: "the log is open in another process (its LOCK is held); close it, then repair"
+          + " (rewind verify checks a log that is open)")
+    }
     let plan = try plan(directory, key: key)
     let out = invocation.output
     guard let plan else {
@@ -56,18 +65,8 @@ enum RepairCommand {
   static func plan(_ directory: String, key: ChainKey?) throws -> Plan? {
     let segments = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
       .filter { $0.hasPrefix("segment-") && $0.hasSuffix(".log") }.sorted()
-    let damage: (segment: String, offset: UInt64, lastGood: UInt64, reason: String)
-    do {
-      // The checks repair acts on: structure, chain, and every record (what `verify` reports).
-      let report = try FileJournal<Int>.verify(directory: directory, key: key)
-      guard let torn = report.tornTail else { return nil }
-      damage = (torn.segment, torn.wholeSegment ? 0 : torn.offset, report.lastSequence, torn.description)
-    } catch let error as FileJournalError {
-      guard error.code == .corrupted || error.code == .tampered, let segment = error.location?.segment,
-        let offset = error.location?.offset, let last = error.lastGoodSequence
-      else { throw error }
-      damage = (segment, offset, last, error.description)
-    }
+    // The checks repair acts on, in the order it acts: structure, chain, and every record.
+    guard let damage = try LogRepair.firstDamage(directory: directory, key: key) else { return nil }
     var moved: [String] = []
     let size =
       (try? FileManager.default.attributesOfItem(atPath: directory + "/" + damage.segment)[.size] as? UInt64)
@@ -80,6 +79,6 @@ enum RepairCommand {
           + (size.map { " (\($0 - min($0, damage.offset)) bytes)" } ?? ""))
     }
     moved += segments.filter { $0 > damage.segment }.map { "\($0) (whole segment)" }
-    return Plan(reason: damage.reason, lastGood: damage.lastGood, moved: moved)
+    return Plan(reason: damage.reason, lastGood: damage.lastGoodSequence, moved: moved)
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Rewind
+import RewindTestSupport
 import Testing
 
 /// Holding sends for an inspector: queued in order while held, applied in order on release, bounded.
@@ -40,18 +41,39 @@ import Testing
   @Test func sendsFromOtherThreadsKeepTheirOrderAcrossAHold() async throws {
     let store = Store(initialState: Trace.State(), reducer: Trace(), clock: FixedClock())
     let inspection = store.inspection
+    let finished = Locked(false)
     let sender = Task.detached {
       for index in 0..<2_000 { store.send(.tap("\(index)")) }
+      finished.withLock { $0 = true }
     }
     for _ in 0..<20 {
       inspection.holdSends()
-      try await Task.sleep(for: .microseconds(200))
+      // Released once a send is held (or the sender is done), so each hold cuts the sender's run somewhere.
+      _ = await eventually { inspection.held.count > 0 || finished.withLock { $0 } }
       inspection.releaseHeldSends()
     }
     await sender.value
     inspection.releaseHeldSends()
     #expect(
       store.stateAndSequence.state.log == (0..<2_000).map(String.init), "one thread's sends stay in order")
+  }
+
+  @Test func closingTheStoreDropsTheHeldSendsAndReportsEach() throws {
+    let diagnostics = DiagnosticLog()
+    let store = Store(
+      initialState: Trace.State(), reducer: Trace(), clock: FixedClock(), diagnostics: diagnostics.record)
+    store.send(.tap("before"))
+    let inspection = store.inspection
+    inspection.holdSends()
+    store.send(.tap("held 1"))
+    store.send(.tap("held 2"))
+    try store.close()
+    #expect(inspection.held.count == 0, "nothing stays queued in a closed store")
+    #expect(!inspection.isHoldingSends)
+    #expect(store.stateAndSequence.state.log == ["before"], "a held send was never applied, nor is it now")
+    #expect(store.sequence == 1)
+    #expect(diagnostics.all.map(\.kind) == [.storeClosed, .storeClosed])
+    #expect(diagnostics.all.first?.message.contains("held 1") == true)
   }
 
   @Test func effectSendsAreHeldToo() async throws {
