@@ -19,7 +19,7 @@ import Synchronization
 /// - `inspect/jump-1M`: ms for a jump to a random event of a store with 1,000,000 events (1,000 rows), round
 ///   trip from the tool: command, `state(at:)`, views told, reply.
 /// - `inspect/memory-attached`: heap bytes the app holds with a tool attached at 100,000 rows, beyond the
-///   same store without one after the same sends.
+///   same store without one after the same sends (the in-process tool's own buffers count too: an upper bound).
 let inspectSuite = Suite(
   name: "inspect", summary: "the inspector: detached and attached cost, latency, throughput, jumps"
 ) {
@@ -320,18 +320,22 @@ enum InspectBench {
 
   static func memoryAttached(rows: Int) throws -> Measurement {
     let ids = randomIDs(count: 20_000, rows: rows, seed: 6)
+    // Earlier measurements' stores may still be going away on their inspectors' threads.
+    settleMalloc()
     // The same sends on a store without an inspector: what the store itself grows by.
     let before = mallocBytesInUse()
     let plain = makeStore(rows: rows)
     for id in ids { plain.send(.toggle(id: id)) }
     let plainBytes = mallocBytesInUse() - before
 
+    settleMalloc()
     let start = mallocBytesInUse()
     let store = makeStore(rows: rows)
     let inspector = try inspect(store)
     let tool = try Tool(inspector, from: 1)
     for id in ids { store.send(.toggle(id: id)) }
     tool.waitForNewest(store.sequence)
+    settleMalloc()
     let attachedBytes = mallocBytesInUse() - start
     tool.connection.close()
     inspector.stop()
@@ -339,5 +343,17 @@ enum InspectBench {
     return Measurement(
       name: "inspect/memory-attached", unit: "bytes", median: Double(attachedBytes - plainBytes),
       extra: [("storeBytes", Double(plainBytes))])
+  }
+}
+
+/// Waits (up to 10 s) until the heap in use stops moving by more than 256 KiB in 100 ms: memory other
+/// threads are still allocating or freeing would be counted in the next reading.
+func settleMalloc() {
+  var last = mallocBytesInUse()
+  for _ in 0..<100 {
+    usleep(100_000)
+    let now = mallocBytesInUse()
+    if abs(now - last) < 256 * 1024 { return }
+    last = now
   }
 }

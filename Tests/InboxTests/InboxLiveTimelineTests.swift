@@ -157,24 +157,37 @@ import Testing
     try browser.open(origin + "?token=" + String(repeating: "0", count: 64))
     try browser.waitFor("the refusal page", #"document.body.innerText.includes("refused")"#)
 
-    // And the app's token: a tool with a wrong one is refused by the Inbox.
+    // And the app's token: a tool with a wrong one is refused by the Inbox, before the one-tool rule; with
+    // the right one, a second tool is refused while the first is attached.
     let wrong = directory.file("wrong.json")
     let file = try TokenFile.read(from: tokenFile)
     try TokenFile(port: file.port, token: InspectorToken.random(), processID: 0).write(to: wrong)
-    let refused = Process()
-    refused.executableURL = URL(fileURLWithPath: rewind)
-    refused.arguments = ["attach", wrong, "--export", directory.file("never.jsonl")]
-    let errors = Pipe()
-    refused.standardError = errors
-    refused.standardOutput = FileHandle.nullDevice
-    try refused.run()
-    refused.waitUntilExit()
-    let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    #expect(refused.terminationStatus != 0)
-    #expect(message.contains("refused the connection (token)") || message.contains("(busy)"), "\(message)")
+    let wrongToken = try Self.attachOnce(rewind, tokenFile: wrong, export: directory.file("never.jsonl"))
+    #expect(wrongToken.status == 66)
+    #expect(wrongToken.errors.contains("refused the connection (token)"), "\(wrongToken.errors)")
+    let second = try Self.attachOnce(rewind, tokenFile: tokenFile, export: directory.file("busy.jsonl"))
+    #expect(second.status == 66)
+    #expect(second.errors.contains("refused the connection (busy)"), "\(second.errors)")
+    #expect(attach.isRunning, "the first tool stays attached")
 
     terminal.send("q")
     #expect(try terminal.waitForExit() == 0)
+  }
+
+  /// Runs `rewind attach TOKEN-FILE --export FILE` to its end: its exit status and standard error.
+  static func attachOnce(_ rewind: String, tokenFile: String, export: String) throws -> (
+    status: Int32, errors: String
+  ) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: rewind)
+    process.arguments = ["attach", tokenFile, "--export", export]
+    let errors = Pipe()
+    process.standardError = errors
+    process.standardOutput = FileHandle.nullDevice
+    try process.run()
+    let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    return (process.terminationStatus, text)
   }
 
   /// The first line `handle` yields, within 30 seconds.
