@@ -18,7 +18,12 @@ import Testing
 /// Chromium comes from `Scripts/install-browser.sh`; without it the test prints a note and passes, unless
 /// `REWIND_REQUIRE_BROWSER=1` (set by `Scripts/check.sh`), where it fails.
 @Suite(.timeLimit(.minutes(3))) struct InboxLiveTimelineTests {
-  @Test func theLivePageWatchesAndSteersTheRunningInbox() throws {
+  @Test func theLivePageWatchesAndSteersTheRunningInbox() async throws {
+    // Blocking on a terminal, processes and a browser for seconds: off the cooperative pool.
+    try await onOwnThread { try Self.watchAndSteer() }
+  }
+
+  static func watchAndSteer() throws {
     guard let browserPath = HeadlessBrowser.find() else {
       if ProcessInfo.processInfo.environment["REWIND_REQUIRE_BROWSER"] == "1" {
         Issue.record(

@@ -1,5 +1,6 @@
 import Foundation
 import Rewind
+import RewindTestSupport
 import RewindTesting
 import Testing
 
@@ -19,7 +20,12 @@ import Testing
   static let seed: UInt64 = 0x5EED_1A5B
   static let count = 10_000
 
-  @Test func malformedFramesCloseTheConnectionWithAReasonAndRecordNothing() throws {
+  @Test func malformedFramesCloseTheConnectionWithAReasonAndRecordNothing() async throws {
+    // Blocking socket work for seconds: off the cooperative pool.
+    try await onOwnThread { try Self.fuzz() }
+  }
+
+  static func fuzz() throws {
     let (store, inspector) = try makeInspectedStore()
     defer { inspector.stop() }
     let token = try TokenFile.read(from: inspector.tokenFilePath).token.hexadecimal
