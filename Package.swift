@@ -21,7 +21,7 @@ let package = Package(
   ],
   targets: [
     .target(name: "RewindDiff"),
-    // A C builtin Swift cannot call (a cache prefetch); not a package dependency.
+    // What Swift cannot say (a prefetch, a thread variable, enum value witnesses); not a package dependency.
     .target(name: "CRewind"),
     .target(name: "Rewind", dependencies: ["RewindDiff", "CRewind"], swiftSettings: [.strictMemorySafety()]),
     .target(name: "RewindLog", dependencies: ["Rewind"]),
@@ -37,7 +37,7 @@ let package = Package(
       name: "rewind-bench",
       dependencies: [
         "Rewind", "RewindDiff", "RewindLog", "RewindComponents", "RewindTesting", "RewindInspector",
-        "RewindShip",
+        "RewindShip", "RewindTool",
       ],
       path: "Benchmarks"
     ),
@@ -94,9 +94,12 @@ let package = Package(
         "RewindInspector",
       ]),
     .testTarget(
-      // Runs the real `rewind` executable: depending on it makes `swift test` build it.
+      // Runs the real `rewind` executable: depending on it makes `swift test` build it. Replays Inbox
+      // sessions (InboxCore).
       name: "RewindToolTests",
-      dependencies: ["RewindTool", "RewindLog", "Rewind", "RewindTesting", "RewindTestSupport", "rewind"]),
+      dependencies: [
+        "RewindTool", "RewindLog", "Rewind", "RewindTesting", "RewindTestSupport", "rewind", "InboxCore",
+      ]),
   ],
   swiftLanguageModes: [.v6]
 )

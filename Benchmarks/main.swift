@@ -15,6 +15,7 @@ let suites: [Suite] = [
   scaleSuite,
   inspectSuite,
   shipSuite,
+  replaySuite,
 ]
 
 let usage = """

@@ -98,6 +98,7 @@ extension Event where Action == InboxAction {
       case .command(.restore(let target)): "restore the state as of #\(target)"
       case .command(.beginTransaction(let name)): "begin transaction “\(name)”"
       case .command(.endTransaction): "end transaction"
+      case .command(.mark(let name)): "mark “\(name)”"
       }
     return "#\(sequence) [\(source)] \(what)"
   }

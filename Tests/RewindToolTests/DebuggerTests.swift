@@ -47,10 +47,15 @@ import Testing
   @Test func replayPrintsTheFinalStateOrEachStep() throws {
     let directory = TemporaryDirectory()
     let fixture = try writeFixtureLog(directory.path, count: 30)
-    let final = try #require(
+    let replayed = try #require(
       try parseJSON(run(["replay", directory.path, "--json"]).output) as? [String: Any])
+    #expect(replayed["ok"] as? Bool == true)
+    let final = try #require(replayed["state"] as? [String: Any])
     #expect(final["items"] as? [String] == fixture.states[30].items)
     #expect(final["removals"] as? Int == fixture.states[30].removals)
+    let text = run(["replay", directory.path])
+    #expect(text.status == 0)
+    #expect(text.output.hasPrefix("OK \(directory.path): replayed events 1...30; no fingerprints to check"))
     let each = run(["replay", directory.path, "--each", "--json", "--to", "12"]).output.split(separator: "\n")
     #expect(each.count == 12)
     let eleventh = try #require(try parseJSON(String(each[10])) as? [String: Any])

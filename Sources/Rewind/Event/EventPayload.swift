@@ -26,12 +26,15 @@ public enum HistoryCommand: Sendable, Hashable, Codable, CustomStringConvertible
   case beginTransaction(name: String)
   /// Closed the innermost open transaction.
   case endTransaction
+  /// Marked a moment by name (``Store/mark(_:from:)``, and `"close"` when a fingerprinting store closes):
+  /// the state does not change; the event carries the state's fingerprint when the store records them.
+  case mark(name: String)
 
   /// The sequence number whose state a jump brings back; `nil` for transaction bounds.
   public var target: UInt64? {
     switch self {
     case .undo(let target), .redo(let target), .restore(let target): target
-    case .beginTransaction, .endTransaction: nil
+    case .beginTransaction, .endTransaction, .mark: nil
     }
   }
 
@@ -42,6 +45,7 @@ public enum HistoryCommand: Sendable, Hashable, Codable, CustomStringConvertible
     case .restore(let target): "restore (to #\(target))"
     case .beginTransaction(let name): "begin transaction \"\(name)\""
     case .endTransaction: "end transaction"
+    case .mark(let name): "mark \"\(name)\""
     }
   }
 }

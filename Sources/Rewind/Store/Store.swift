@@ -44,15 +44,20 @@ public final class Store<State: Sendable, Action: Sendable>: ScopedStore<State, 
   ///   - actor: recorded as the actor of events whose send names none.
   ///   - history: the undo policy and limit, and the checkpoints that bound time travel. Undo is off by
   ///     default.
+  ///   - fingerprints: when the store records its state's fingerprint in the log (``Fingerprinting``;
+  ///     off by default), for replays to compare with.
   ///   - diagnostics: told of ``Diagnostic``s, such as an action for a missing element. By default they
   ///     are printed to standard error.
-  ///   - dependencies: overrides the live ``DependencyValues`` that effects see.
+  ///   - dependencies: overrides the live ``DependencyValues`` that effects see, and that the reducer
+  ///     draws recorded values from (``DependencyValues/uuid``, ``DependencyValues/date``,
+  ///     ``DependencyValues/random``).
   public convenience init(
     initialState: State,
     reducer: some Reducer<State, Action>,
     clock: some EventClock = .system,
     actor: String? = nil,
     history: HistoryConfiguration<Action> = .standard,
+    fingerprints: Fingerprinting<State> = .off,
     diagnostics: @escaping @Sendable (Diagnostic) -> Void = Store.printDiagnostic,
     dependencies: (inout DependencyValues) -> Void = { _ in }
   ) {
@@ -60,7 +65,8 @@ public final class Store<State: Sendable, Action: Sendable>: ScopedStore<State, 
     do {
       try self.init(
         origin: initialState, at: 0, reducer: reducer, journal: InMemoryJournal<Action>(), clock: clock,
-        actor: actor, history: history, diagnostics: diagnostics, dependencies: dependencies)
+        actor: actor, history: history, fingerprints: fingerprints, diagnostics: diagnostics,
+        dependencies: dependencies)
     } catch {
       preconditionFailure("Store: recovering from an empty in-memory journal failed: \(error)")
     }
@@ -82,12 +88,13 @@ public final class Store<State: Sendable, Action: Sendable>: ScopedStore<State, 
     clock: some EventClock = .system,
     actor: String? = nil,
     history: HistoryConfiguration<Action> = .standard,
+    fingerprints: Fingerprinting<State> = .off,
     diagnostics: @escaping @Sendable (Diagnostic) -> Void = Store.printDiagnostic,
     dependencies: (inout DependencyValues) -> Void = { _ in }
   ) throws {
     try self.init(
       origin: initialState, at: 0, reducer: reducer, journal: journal, clock: clock, actor: actor,
-      history: history, diagnostics: diagnostics, dependencies: dependencies)
+      history: history, fingerprints: fingerprints, diagnostics: diagnostics, dependencies: dependencies)
   }
 
   /// Creates a store whose history starts from `origin`, the state as of event `sequence` (0 for the
@@ -104,7 +111,7 @@ public final class Store<State: Sendable, Action: Sendable>: ScopedStore<State, 
   public convenience init(
     origin: State, at sequence: UInt64, reducer: some Reducer<State, Action>, journal: some Journal<Action>,
     clock: some EventClock,
-    actor: String?, history: HistoryConfiguration<Action>,
+    actor: String?, history: HistoryConfiguration<Action>, fingerprints: Fingerprinting<State> = .off,
     diagnostics: @escaping @Sendable (Diagnostic) -> Void,
     dependencies: (inout DependencyValues) -> Void = { _ in }, genesis: State? = nil
   ) throws {
@@ -114,15 +121,19 @@ public final class Store<State: Sendable, Action: Sendable>: ScopedStore<State, 
       undoLimit: history.undoPolicy == nil ? 0 : history.undoLimit,
       checkpointInterval: history.checkpointInterval, checkpointLimit: history.checkpointLimit)
     var state = origin
-    let last = try StoreEngine.recover(
-      from: sequence, into: &state, history: &recovered, journal: journal, reducer: reduce,
-      undoPolicy: history.undoPolicy)
     var values = DependencyValues()
     dependencies(&values)
+    // Replays draw what each event recorded; what an event lacks is reported once, here and later.
+    let unrecorded = UnrecordedDrawReporter(diagnostics: diagnostics)
+    let last = try StoreEngine.recover(
+      from: sequence, into: &state, history: &recovered, journal: journal, reducer: reduce,
+      undoPolicy: history.undoPolicy, draws: DrawSession(replaying: true, dependencies: values),
+      unrecorded: unrecorded)
     self.init(
       engine: StoreEngine(
         recovered: state, sequence: last, history: recovered, reducer: reduce, journal: journal, clock: clock,
-        actor: actor, undoPolicy: history.undoPolicy, diagnostics: diagnostics, dependencies: values))
+        actor: actor, undoPolicy: history.undoPolicy, diagnostics: diagnostics, dependencies: values,
+        unrecordedDraws: unrecorded, fingerprints: fingerprints))
   }
 
   /// Creates a store over `engine`.

@@ -52,6 +52,7 @@ struct EventEncoder<Action: Sendable>: Sendable {
       case .beginTransaction(let name):
         return .object([("beginTransaction", .object([("name", .string(name))]))])
       case .endTransaction: return .string("endTransaction")
+      case .mark(let name): return .object([("mark", .object([("name", .string(name))]))])
       }
     case .action(let action):
       if let encodable = action as? any Encodable, let data = try? JSONEncoder().encode(encodable) {
@@ -73,6 +74,7 @@ struct EventEncoder<Action: Sendable>: Sendable {
     case .restore: "restore"
     case .beginTransaction: "beginTransaction"
     case .endTransaction: "endTransaction"
+    case .mark: "mark"
     }
   }
 

@@ -87,6 +87,19 @@ public struct EventUpcasters: Sendable {
     }
   }
 
+  /// The first schema version from which no step is registered on the way from `version` to `target` for
+  /// events of type `typeName` (following renames), or `nil` when the chain is complete: whether events
+  /// of that type and version can be read, checked without an event at hand (a bug report's metadata).
+  package func missingStep(for typeName: String, from version: UInt64, to target: UInt64) -> UInt64? {
+    guard version <= target else { return version }
+    var name = typeName
+    for step in version..<target {
+      guard let registered = steps[Key(typeName: name, version: step)] else { return step }
+      if let renamed = registered.renamedTo { name = renamed }
+    }
+    return nil
+  }
+
   /// Runs the chain of steps that takes `action`, of type `typeName` at schema `version`, to `target`.
   /// - Returns: The type name and the tree at `target`.
   /// - Throws: ``Failure``.

@@ -37,7 +37,8 @@ extension FileJournal {
         let version = versioned.map { type(of: $0).schemaVersion } ?? 1
         try EventRecord.append(
           codec: options.codec, schemaVersion: version, sequence: event.sequence, timestamp: event.timestamp,
-          metadata: event.metadata, kind: .action, to: &writer,
+          metadata: event.metadata, kind: .action, draws: event.draws, fingerprint: event.fingerprint,
+          to: &writer,
           payload: { writer in
             switch options.codec {
             case .binary: return try appendBinary(action, to: &writer)
@@ -54,7 +55,7 @@ extension FileJournal {
       case .command(let command):
         try EventRecord.append(
           codec: options.codec, schemaVersion: 1, sequence: event.sequence, timestamp: event.timestamp,
-          metadata: event.metadata, kind: .command, to: &writer,
+          metadata: event.metadata, kind: .command, fingerprint: event.fingerprint, to: &writer,
           payload: { writer in
             switch options.codec {
             case .binary: try StreamEncoding.append(command, to: &writer)

@@ -10,6 +10,10 @@ extension Store where Action: Codable {
   /// The journal is ``fileJournal``; see ``FileJournal/recoveryReport``. Close the store with `close()`
   /// when done: it flushes the journal and releases the directory.
   /// Events written with older schema versions of `Action` are converted by `upcasters` during the replay.
+  /// The replay hands the reducer the values each event recorded from recorded dependencies
+  /// (``Event/draws``); `dependencies` overrides the live values that new sends draw from and effects see.
+  /// With `fingerprints` (``Fingerprinting``), the store records its state's fingerprint in its records,
+  /// covered by the hash chain, for replays to compare with.
   /// - Throws: the errors of ``FileJournal/init(directory:options:upcasters:)`` and of decoding an event
   ///   (``FileJournalError/unknownEventType(_:schemaVersion:at:reason:)``,
   ///   ``FileJournalError/noUpcastPath(_:from:to:missingStep:at:)`` and the others).
@@ -23,7 +27,9 @@ extension Store where Action: Codable {
     actor: String? = nil,
     history: HistoryConfiguration<Action> = .standard,
     upcasters: EventUpcasters = EventUpcasters(),
-    diagnostics: @escaping @Sendable (Diagnostic) -> Void = Store.printDiagnostic
+    fingerprints: Fingerprinting<State> = .off,
+    diagnostics: @escaping @Sendable (Diagnostic) -> Void = Store.printDiagnostic,
+    dependencies: (inout DependencyValues) -> Void = { _ in }
   ) throws -> Store {
     let journal = try FileJournal<Action>(
       directory: directory, options: options, upcasters: upcasters, checkingChainWhileReplaying: ())
@@ -31,7 +37,7 @@ extension Store where Action: Codable {
     return try journal.afterChainCheck {
       try Store(
         initialState: initialState, reducer: reducer, journal: journal, clock: clock, actor: actor,
-        history: history, diagnostics: diagnostics)
+        history: history, fingerprints: fingerprints, diagnostics: diagnostics, dependencies: dependencies)
     }
   }
 }
@@ -50,6 +56,10 @@ extension Store where Action: Codable, State: Codable {
   /// are kept.
   ///
   /// Events written with older schema versions of `Action` are converted by `upcasters` during the replay.
+  /// The replay hands the reducer the values each event recorded from recorded dependencies
+  /// (``Event/draws``); `dependencies` overrides the live values that new sends draw from and effects see.
+  /// With `fingerprints` (``Fingerprinting``), the store records its state's fingerprint in its records,
+  /// covered by the hash chain, for replays to compare with.
   /// - Throws: the errors of ``FileJournal/init(directory:options:upcasters:)`` and of decoding an event
   ///   (``FileJournalError/unknownEventType(_:schemaVersion:at:reason:)``,
   ///   ``FileJournalError/noUpcastPath(_:from:to:missingStep:at:)`` and the others).
@@ -63,11 +73,15 @@ extension Store where Action: Codable, State: Codable {
     actor: String? = nil,
     history: HistoryConfiguration<Action> = .standard,
     upcasters: EventUpcasters = EventUpcasters(),
-    diagnostics: @escaping @Sendable (Diagnostic) -> Void = Store.printDiagnostic
+    fingerprints: Fingerprinting<State> = .off,
+    diagnostics: @escaping @Sendable (Diagnostic) -> Void = Store.printDiagnostic,
+    dependencies: (inout DependencyValues) -> Void = { _ in }
   ) throws -> Store {
     let journal = try FileJournal<Action>(
       directory: directory, options: options, upcasters: upcasters, checkingChainWhileReplaying: (),
       startingFromSnapshot: true)
+    var fingerprints = fingerprints
+    fingerprints.snapshotInterval = options.snapshotInterval
     journal.onRetentionFailure { diagnostics(Diagnostic(kind: .journalFailed, message: $0.description)) }
     let store = try journal.afterChainCheck {
       let restored = journal.loadSnapshot(State.self)
@@ -75,13 +89,14 @@ extension Store where Action: Codable, State: Codable {
       do {
         return try Store(
           origin: restored.state ?? initialState, at: restored.sequence, reducer: reducer, journal: journal,
-          clock: clock, actor: actor, history: history, diagnostics: diagnostics, genesis: initialState)
+          clock: clock, actor: actor, history: history, fingerprints: fingerprints, diagnostics: diagnostics,
+          dependencies: dependencies, genesis: initialState)
       } catch let error as HistoryError where restored.sequence > 0 {
         // An undo, redo or restore after the snapshot goes back before it: replay the whole log instead.
         journal.setSnapshotRecovery(restored.recovery.replayedInstead(because: error))
         return try Store(
           origin: initialState, at: 0, reducer: reducer, journal: journal, clock: clock, actor: actor,
-          history: history, diagnostics: diagnostics)
+          history: history, fingerprints: fingerprints, diagnostics: diagnostics, dependencies: dependencies)
       }
     }
     if let interval = options.snapshotInterval {

@@ -22,7 +22,7 @@ public struct RewindCommandLine: Sendable {
       InfoCommand.command, VerifyCommand.command, EventsCommand.command, ShowCommand.command,
       SnapshotsCommand.command, ExportCommand.command, RepairCommand.command,
       TimelineCommand.command(states: nil), LiveCommand.attach, ShipCommand.command,
-      VerifyRemoteCommand.command,
+      VerifyRemoteCommand.command, ReportCommand.command,
     ])
   }
 

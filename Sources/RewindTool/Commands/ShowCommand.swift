@@ -51,10 +51,12 @@ enum ShowCommand {
       ),
     ]
     if let correlation = event.correlationID { rows.append(("correlation", String(correlation))) }
+    if let fingerprint = event.fingerprint { rows.append(("fingerprint", fingerprint.description)) }
     for (name, value) in rows {
       invocation.output.line(name.padding(toLength: 12, withPad: " ", startingAt: 0) + value)
     }
     invocation.output.line(event.body.tree(label: event.kind))
+    if let draws = event.draws { invocation.output.line(draws.tree(label: "draws")) }
     return .ok
   }
 }

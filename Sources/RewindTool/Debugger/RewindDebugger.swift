@@ -18,20 +18,65 @@ import RewindLog
 /// its `Encodable` conformance, as a tree. Replay starts from `initialState` and never writes to the log.
 public struct RewindDebugger<State: Encodable & Sendable, Action: Codable & Sendable>: Sendable {
   let replay: StateReplay<State, Action>
+  /// Replays with fingerprint checks.
+  let engine: ReplayEngine<State, Action>
   /// The tool's name in usage text.
   public var name: String
+  /// This build, as fingerprints record it: a replay that disagrees with a fingerprint this build
+  /// recorded reports nondeterminism rather than a change of behaviour.
+  public var build: BuildIdentity { engine.build }
+
+  /// The app's identifier: bug reports of another app are refused; `nil` accepts any.
+  public var app: String?
+  /// The reducer's type, as generated tests name it.
+  let reducerType: String
 
   /// A debugger for logs of `reducer`'s actions, replayed from `initialState`; events of older schema
-  /// versions are converted by `upcasters`, as the app's journal does.
+  /// versions are converted by `upcasters`, as the app's journal does. `build` is this build's identity
+  /// (by default the running program's, see ``BuildIdentity/current``); `app` the app's identifier, which
+  /// a bug report must have been made by (any, when `nil`).
   public init(
     name: String = "rewind", reducer: some Reducer<State, Action>, initialState: State,
-    upcasters: EventUpcasters = EventUpcasters()
+    upcasters: EventUpcasters = EventUpcasters(), build: BuildIdentity = .current, app: String? = nil
   ) {
     self.name = name
-    replay = StateReplay(
-      reduce: { state, action in _ = reducer.reduce(into: &state, action: action) },
-      initialState: initialState,
-      upcasters: upcasters)
+    self.app = app
+    let apply: @Sendable (inout State, Event<Action>) -> Void = { state, event in
+      reducer.apply(event, to: &state)
+    }
+    replay = StateReplay(apply: apply, initialState: initialState, upcasters: upcasters)
+    engine = ReplayEngine(apply: apply, build: build)
+    reducerType = String(reflecting: type(of: reducer))
+  }
+
+  /// Replays the log in `directory` through the reducer from the initial state, comparing every
+  /// fingerprint the log holds with the replayed state, and reports the first divergence: its event,
+  /// kind and cause, and the state's difference by path from the nearest snapshot after it.
+  ///
+  /// ```swift
+  /// let report = try debugger.replay(directory: path)
+  /// if let divergence = report.divergence { print(divergence.kind, divergence.event.sequence) }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - directory: the log directory.
+  ///   - key: the key of a keyed log.
+  ///   - last: the last event to replay (default the newest).
+  ///   - checkingDeterminism: also replay everything twice and compare, where every fingerprint agrees
+  ///     (a log without fingerprints is then still checked for nondeterminism).
+  /// - Throws: ``ToolError`` when the log cannot be read or is damaged; an event that does not decode is
+  ///   a ``DivergenceKind/decodeFailure`` in the report, not an error.
+  public func replay(
+    directory: String, key: ChainKey? = nil, through last: UInt64? = nil, checkingDeterminism: Bool = false
+  ) throws -> ReplayReport {
+    let reader = try LogInput.open(directory, key: key)
+    do {
+      return try engine.run(
+        .log(reader, initialState: replay.initialState, upcasters: replay.upcasters, through: last),
+        determinism: checkingDeterminism ? .always : .onDivergence)
+    } catch {
+      throw ToolError.reading(directory, error)
+    }
   }
 
   /// The state after event `sequence` of the log in `directory` (0: the initial state).
@@ -49,7 +94,7 @@ public struct RewindDebugger<State: Encodable & Sendable, Action: Codable & Send
     var tool = RewindCommandLine.standard
     tool.name = name
     return tool.adding([
-      ReplayCommand.command(replay: replay), StateAtCommand.command(replay: replay),
+      ReplayCommand.command(debugger: self), StateAtCommand.command(replay: replay),
       DiffCommand.command(replay: replay), TimelineCommand.command(states: timelineStates),
     ])
   }

@@ -28,6 +28,10 @@ public struct EventView: Sendable {
   public var kind: String
   /// The action or command as JSON.
   public var body: JSONValue
+  /// The values the reducer drew from recorded dependencies (`[{"uuid": …}, {"date": …}]`), if any.
+  public var draws: JSONValue?
+  /// The state's fingerprint recorded with the event, if any.
+  public var fingerprint: RecordedFingerprint?
 
   /// Reads the envelope of `event`.
   public init(_ event: InspectedEvent, committed: Date) {
@@ -56,6 +60,8 @@ public struct EventView: Sendable {
     } else if case .number(let text)? = metadata?["correlationID"] {
       correlationID = UInt64(text)
     }
+    draws = whole["draws"]
+    fingerprint = Self.fingerprint(whole["fingerprint"])
     if case .object(let fields)? = whole["payload"], let first = fields.first {
       kind = first.0
       body = Self.unwrap(first.1)
@@ -88,6 +94,20 @@ public struct EventView: Sendable {
     return parts.isEmpty ? typeName : parts.joined(separator: ".")
   }
 
+  /// A recorded fingerprint from its tree (`{"state": {"high": …, "low": …}, "build": {"tag": …}}`).
+  static func fingerprint(_ tree: JSONValue?) -> RecordedFingerprint? {
+    func number(_ value: JSONValue?) -> UInt64? {
+      if case .number(let text)? = value { return UInt64(text) }
+      return nil
+    }
+    guard let high = number(tree?["state"]?["high"]), let low = number(tree?["state"]?["low"]) else {
+      return nil
+    }
+    return RecordedFingerprint(
+      state: StateFingerprint(high: high, low: low),
+      build: number(tree?["build"]?["tag"]).map(BuildIdentity.init(tag:)))
+  }
+
   /// Swift's synthesized coding wraps an enum case's single unlabeled value as `{"_0": value}`: show the
   /// value itself, at any depth.
   static func unwrap(_ value: JSONValue) -> JSONValue {
@@ -116,6 +136,12 @@ public struct EventView: Sendable {
     if let correlationID { fields.append(("correlationID", .int(correlationID))) }
     fields.append(("codec", .string(codec == .binary ? "binary" : "json")))
     fields.append(("payload", body))
+    if let draws { fields.append(("draws", draws)) }
+    if let fingerprint {
+      var recorded: [(String, JSONValue)] = [("state", .string(fingerprint.state.description))]
+      if let build = fingerprint.build { recorded.append(("build", .string(build.description))) }
+      fields.append(("fingerprint", .object(recorded)))
+    }
     return .object(fields)
   }
 
@@ -127,6 +153,11 @@ public struct EventView: Sendable {
     text += "  \(actor.map(LogText.escaped) ?? "-")  "
     let payload = body.serialized()
     text += payload.count > 100 ? String(payload.prefix(99)) + "…" : payload
+    if let draws {
+      let drawn = draws.serialized()
+      text += "  draws " + (drawn.count > 100 ? String(drawn.prefix(99)) + "…" : drawn)
+    }
+    if let fingerprint { text += "  fingerprint \(fingerprint.state.short)" }
     return text
   }
 

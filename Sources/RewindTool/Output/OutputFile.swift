@@ -136,3 +136,17 @@ private func writeFile(_ fd: Int32, _ pointer: UnsafeRawPointer?, _ count: Int) 
   write(fd, pointer, count)
 }
 private func renameFile(_ source: String, _ destination: String) -> Int32 { rename(source, destination) }
+
+extension OutputFile {
+  /// Writes `text` to `path` as a command's `-o FILE` output: whole or not at all (see ``open(_:)``).
+  static func write(_ text: String, to path: String) throws(ToolError) {
+    let file = try open(path)
+    do {
+      try file.write(Array(text.utf8))
+      try file.commit()
+    } catch {
+      file.abandon()
+      throw error
+    }
+  }
+}

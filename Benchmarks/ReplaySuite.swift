@@ -1,0 +1,141 @@
+import Foundation
+import Rewind
+import RewindLog
+import RewindTesting
+import RewindTool
+
+/// Suite `replay`: replay with fingerprint checks, a corpus, and what recording fingerprints costs a send.
+///
+/// - `replay/fingerprinted`: events per second that `RewindDebugger.replay(directory:)` replays and checks,
+///   on the journal suite's events (`rename` of 1,000 notes) recorded by a store that fingerprints every
+///   1,000 events; 100,000 events, median of 3. `baseline`: the same replay of the same events recorded
+///   without fingerprints.
+/// - `replay/corpus-1000x1000`: seconds for `replay --corpus` over 1,000 logs of 1,000 such events each
+///   (every 100th fingerprinted), on every core (`activeProcessorCount` workers). One run; writing the
+///   corpus is not timed.
+/// - `scale/fingerprints-rows=100000`: µs per send toggling one random row of 100,000 app-shaped rows (an
+///   id, a title string, a flag), the store recording a fingerprint every 1,000 events; `baseline`: the
+///   same sends without fingerprints, in the same run; the ratio is the goal (≤ 1.10). Median of 5 runs of
+///   20,000 sends. Also `-rows=1000`, the small case.
+///
+/// Environment: `REWIND_BENCH_REPLAY_ONLY=fingerprinted`, `=corpus` or `=scale` runs one;
+/// `REWIND_BENCH_CORPUS=LOGSxEVENTS` (e.g. `100x1000`) sizes the corpus.
+let replaySuite = Suite(name: "replay", summary: "replay with fingerprint checks, a corpus, fingerprint cost")
+{ reporter in
+  let environment = ProcessInfo.processInfo.environment
+  let only = environment["REWIND_BENCH_REPLAY_ONLY"]
+  if only == nil || only == "fingerprinted" { reporter.report(try fingerprintedReplay(count: 100_000)) }
+  if only == nil || only == "corpus" {
+    let size =
+      environment["REWIND_BENCH_CORPUS"]?.split(separator: "x").compactMap { Int($0) } ?? [1_000, 1_000]
+    reporter.report(
+      try corpusReplay(logs: size.first ?? 1_000, events: size.last ?? 1_000, reporter: reporter))
+  }
+  if only == nil || only == "scale" {
+    for rows in [1_000, 100_000] { reporter.report(try fingerprintCost(rows: rows)) }
+  }
+}
+
+private func replayDirectory(_ name: String) -> String {
+  NSTemporaryDirectory() + "/rewind-bench-replay-\(name)-\(UInt64.random(in: 0...UInt64.max))"
+}
+
+/// Records `count` of the journal suite's events through a store, fingerprinting every `interval` events
+/// (none when `nil`).
+private func recordLog(_ directory: String, count: Int, fingerprintEvery interval: UInt64?) throws {
+  let store = try Store.open(
+    directory: directory, initialState: BenchNotes.State(), reducer: BenchNotes(),
+    options: FileJournalOptions(durability: .none, snapshotInterval: nil),
+    fingerprints: interval.map { Fingerprinting(every: $0, build: BuildIdentity("bench 1")) } ?? .off)
+  for sequence in 1...UInt64(count) {
+    guard let action = benchEvent(sequence).action else { continue }
+    store.send(action)
+  }
+  try store.close()
+}
+
+private func fingerprintedReplay(count: Int) throws -> Measurement {
+  let debugger = RewindDebugger(reducer: BenchNotes(), initialState: BenchNotes.State())
+  func rate(fingerprintEvery interval: UInt64?) throws -> Double {
+    let directory = replayDirectory("rate")
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    try recordLog(directory, count: count, fingerprintEvery: interval)
+    let seconds = try medianSeconds(repetitions: 3) {
+      let report = try debugger.replay(directory: directory)
+      guard report.isClean, report.lastSequence >= UInt64(count) else {
+        throw BenchFailure.replayedWrongCount(report.lastSequence)
+      }
+      blackHole(report)
+    }
+    return Double(count) / seconds
+  }
+  let baseline = try rate(fingerprintEvery: nil)
+  return Measurement(
+    name: "replay/fingerprinted", unit: "events/s", median: try rate(fingerprintEvery: 1_000),
+    baseline: baseline)
+}
+
+private func corpusReplay(logs: Int, events: Int, reporter: Reporter) throws -> Measurement {
+  let corpus = replayDirectory("corpus")
+  defer { try? FileManager.default.removeItem(atPath: corpus) }
+  reporter.progress("replay: writing a corpus of \(logs) logs of \(events) events")
+  for index in 0..<logs {
+    try recordLog(corpus + "/log-\(index)", count: events, fingerprintEvery: 100)
+  }
+  let debugger = RewindDebugger(reducer: BenchNotes(), initialState: BenchNotes.State())
+  let output = CapturedOutput()
+  let seconds = time {
+    let status = debugger.run(arguments: ["replay", "--corpus", corpus], output: output, errors: output)
+    if status != 0 { reporter.progress("replay: the corpus replay exited \(status): \(output.text)") }
+  }
+  return Measurement(name: "replay/corpus-\(logs)x\(events)", unit: "s", median: seconds)
+}
+
+/// µs per send at `rows` rows with fingerprints every 1,000 events, beside the same without.
+private func fingerprintCost(rows: Int) throws -> Measurement {
+  let state = FingerprintedList.State(rows: rows)
+  var random = SplitMix64(seed: UInt64(rows))
+  let ids = (0..<20_000).map { _ in Int.random(in: 0..<rows, using: &random) }
+  func microseconds(_ fingerprints: Fingerprinting<FingerprintedList.State>) -> Double {
+    let store = Store(initialState: state, reducer: FingerprintedList(), fingerprints: fingerprints)
+    let seconds = time {
+      for id in ids { store.send(.toggle(id: id)) }
+    }
+    blackHole(store.state)
+    return seconds / Double(ids.count) * 1e6
+  }
+  var with: [Double] = []
+  var without: [Double] = []
+  for _ in 0..<5 {
+    without.append(microseconds(.off))
+    with.append(microseconds(Fingerprinting(every: 1_000, build: BuildIdentity("bench 1"))))
+  }
+  return Measurement(
+    name: "scale/fingerprints-rows=\(rows)", unit: "us", median: median(with), baseline: median(without))
+}
+
+/// `ScaleList` with an `Encodable` state, so that a store can fingerprint it.
+struct FingerprintedList: Reducer {
+  struct Row: Identifiable, Equatable, Sendable, Codable {
+    var id: Int
+    var title: String
+    var flag = false
+  }
+
+  struct State: Equatable, Sendable, Codable {
+    var rows: IdentifiedArray<Row>
+
+    init(rows count: Int) {
+      rows = IdentifiedArray(
+        uniqueElements: (0..<count).map { Row(id: $0, title: "Row \($0): a title of a row") })
+    }
+  }
+
+  func reduce(into state: inout State, action: BenchNote) -> Effect<BenchNote> {
+    switch action {
+    case .toggle(let id): state.rows[id: id]?.flag.toggle()
+    case .rename(let id, let title): state.rows[id: id]?.title = title
+    }
+    return .none
+  }
+}

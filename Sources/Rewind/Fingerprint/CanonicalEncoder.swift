@@ -1,0 +1,184 @@
+/// An `Encoder` that turns a value's encoding into its ``StateFingerprint`` instead of bytes: each
+/// container becomes the digest of its contents (``CanonicalValue``), and a nested value the digest of
+/// its own encoding, so the fingerprint is a Merkle digest over the value's structure.
+///
+/// One encoder digests one value. Its containers write into it; nested containers are encoders of their
+/// own, registered in their parent and digested when the parent is (``finish()``), since a caller may
+/// keep writing into a nested container after writing into its parent.
+final class CanonicalEncoder: Encoder {
+  /// What a container holds until it is digested.
+  enum Entry {
+    case value(StateFingerprint)
+    case nested(CanonicalEncoder)
+
+    func fingerprint() throws -> StateFingerprint {
+      switch self {
+      case .value(let fingerprint): fingerprint
+      case .nested(let encoder): try encoder.finish()
+      }
+    }
+  }
+
+  /// Which container the value asked for.
+  enum Content {
+    case none
+    case single(StateFingerprint)
+    case keyed([(key: StateFingerprint, value: Entry)])
+    /// Elements digested so far, then those that are nested encoders (kept in order until the end).
+    case unkeyed(DigestLanes, pending: [Entry])
+    /// The value asked for two kinds of container: its encoding is not a value.
+    case conflicting(String)
+  }
+
+  var content = Content.none
+  // Paths are not tracked: a fingerprint never fails on a value's position, and tracking costs an
+  // allocation per field.
+  var codingPath: [any CodingKey] { [] }
+  var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+  /// The fingerprint of `value`.
+  static func fingerprint<Value: Encodable>(of value: Value) throws -> StateFingerprint {
+    if let scalar = scalarFingerprint(value) { return scalar }
+    if let special = value as? any CanonicalFingerprinting { return try special.canonicalFingerprint() }
+    let encoder = CanonicalEncoder()
+    try value.encode(to: encoder)
+    return try encoder.finish()
+  }
+
+  /// The fingerprint of the common scalar types, recognized by type before anything is allocated (an
+  /// array of them encodes each element through the generic path).
+  @inline(__always)
+  static func scalarFingerprint<Value>(_ value: Value) -> StateFingerprint? {
+    if Value.self == String.self, let string = value as? String { return CanonicalValue.string(string) }
+    if Value.self == Int.self, let int = value as? Int { return CanonicalValue.integer(Int64(int)) }
+    if Value.self == Bool.self, let bool = value as? Bool { return CanonicalValue.bool(bool) }
+    if Value.self == Double.self, let double = value as? Double { return CanonicalValue.float(double) }
+    return nil
+  }
+
+  /// The digest of everything written; nested encoders are digested first.
+  /// - Throws: `EncodingError.invalidValue` when the value asked for two kinds of container.
+  func finish() throws -> StateFingerprint {
+    switch content {
+    case .none: return CanonicalValue.empty()
+    case .single(let fingerprint): return fingerprint
+    case .keyed(let entries):
+      var fields: [(key: StateFingerprint, value: StateFingerprint)] = []
+      fields.reserveCapacity(entries.count)
+      for entry in entries { fields.append((entry.key, try entry.value.fingerprint())) }
+      return CanonicalValue.keyed(&fields)
+    case .unkeyed(var lanes, let pending):
+      for entry in pending { CanonicalValue.append(element: try entry.fingerprint(), to: &lanes) }
+      return CanonicalValue.sequence(lanes)
+    case .conflicting(let what):
+      throw EncodingError.invalidValue(
+        what, EncodingError.Context(codingPath: [], debugDescription: "a value's encoding used \(what)"))
+    }
+  }
+
+  // MARK: Writing
+
+  /// Adds a field to the keyed container.
+  func addField(_ key: some CodingKey, _ entry: Entry) {
+    guard case .keyed(var fields) = content else { return }  // a conflict, already remembered
+    let digest = CanonicalValue.string(key.stringValue)
+    content = .none  // keeps `fields` uniquely referenced while it grows
+    fields.append((digest, entry))
+    content = .keyed(fields)
+  }
+
+  /// Adds an element to the unkeyed container.
+  func addElement(_ entry: Entry) {
+    guard case .unkeyed(var lanes, var pending) = content else { return }
+    content = .none
+    switch entry {
+    case .value(let fingerprint) where pending.isEmpty:
+      CanonicalValue.append(element: fingerprint, to: &lanes)
+    default: pending.append(entry)
+    }
+    content = .unkeyed(lanes, pending: pending)
+  }
+
+  /// Sets the single value.
+  func setSingle(_ fingerprint: StateFingerprint) {
+    switch content {
+    case .none, .single: content = .single(fingerprint)
+    default: content = .conflicting("a single value and a container")
+    }
+  }
+
+  /// Makes this encoder's content keyed, unless it is already; a conflicting request is remembered.
+  func startKeyed() {
+    switch content {
+    case .none: content = .keyed([])
+    case .keyed: break
+    default: content = .conflicting("a keyed container and another container")
+    }
+  }
+
+  /// Makes this encoder's content unkeyed, unless it is already.
+  func startUnkeyed() {
+    switch content {
+    case .none: content = .unkeyed(DigestLanes(), pending: [])
+    case .unkeyed: break
+    default: content = .conflicting("an unkeyed container and another container")
+    }
+  }
+
+  /// A nested encoder registered as field `key`.
+  func nestedField(_ key: some CodingKey) -> CanonicalEncoder {
+    let child = CanonicalEncoder()
+    addField(key, .nested(child))
+    return child
+  }
+
+  /// A nested encoder registered as the next element.
+  func nestedElement() -> CanonicalEncoder {
+    let child = CanonicalEncoder()
+    addElement(.nested(child))
+    return child
+  }
+
+  // MARK: Encoder
+
+  func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+    startKeyed()
+    return KeyedEncodingContainer(KeyedContainer<Key>(encoder: self))
+  }
+
+  func unkeyedContainer() -> any UnkeyedEncodingContainer {
+    startUnkeyed()
+    return UnkeyedContainer(encoder: self)
+  }
+
+  func singleValueContainer() -> any SingleValueEncodingContainer { SingleValueContainer(encoder: self) }
+}
+
+/// A value digested by a rule of its own rather than by its `encode(to:)`: dictionaries and sets (whose
+/// encodings follow their hash order, which changes from process to process), and the persistent
+/// collections (which digest what changed only).
+protocol CanonicalFingerprinting {
+  func canonicalFingerprint() throws -> StateFingerprint
+}
+
+extension Dictionary: CanonicalFingerprinting where Key: Encodable, Value: Encodable {
+  func canonicalFingerprint() throws -> StateFingerprint {
+    var entries: [StateFingerprint] = []
+    entries.reserveCapacity(count)
+    for (key, value) in self {
+      entries.append(
+        CanonicalValue.pair(
+          key: try CanonicalEncoder.fingerprint(of: key), value: try CanonicalEncoder.fingerprint(of: value)))
+    }
+    return CanonicalValue.unordered(&entries)
+  }
+}
+
+extension Set: CanonicalFingerprinting where Element: Encodable {
+  func canonicalFingerprint() throws -> StateFingerprint {
+    var entries: [StateFingerprint] = []
+    entries.reserveCapacity(count)
+    for element in self { entries.append(try CanonicalEncoder.fingerprint(of: element)) }
+    return CanonicalValue.unordered(&entries)
+  }
+}

@@ -1,0 +1,111 @@
+/// The arithmetic under every state fingerprint: two polynomial hashes modulo the Mersenne prime
+/// 2⁶¹ − 1 over a stream of 64-bit words, each word first scrambled by a bijective mixer.
+///
+/// A lane holds `h = Σ xᵢ · r^(n−1−i) mod p` over the scrambled words `xᵢ`. That form is what would let a
+/// persistent collection digest only what changed: the lanes of a concatenation are those of its parts,
+/// `h(A ++ B) = h(A) · r^|B| + h(B)`, so a tree node could combine its children's cached lanes whatever
+/// the tree's shape, and two trees holding the same elements give the same digest however they were
+/// built. (Nodes do not cache lanes yet: a fingerprint digests every element.)
+///
+/// Not a cryptographic hash. A fingerprint only has to make two different states unlikely to look equal
+/// by accident: for words that differ, each lane agrees with probability about 1/p, both lanes about
+/// 2⁻¹²². Someone who controls the state could construct a collision, but whoever controls the state
+/// controls the reducer and the log too; what makes recorded fingerprints trustworthy is the log's hash
+/// chain (SHA-256, or HMAC-SHA-256), which covers the final values.
+///
+/// The constants are part of the log format (fingerprint algorithm 1): changing any of them changes every
+/// fingerprint.
+@usableFromInline
+struct DigestLanes: Sendable, Hashable {
+  /// The modulus, 2⁶¹ − 1.
+  @usableFromInline static let prime: UInt64 = (1 << 61) - 1
+  /// The evaluation points of the two lanes (fixed, below the prime).
+  @usableFromInline static let radix: (UInt64, UInt64) = (0x0F3A_9D5C_2B71_E643, 0x1B6E_04A7_93D2_58C9)
+  /// XORed into a word before it is scrambled, one per lane, so the lanes see different values.
+  @usableFromInline static let salt: (UInt64, UInt64) = (0x6A09_E667_F3BC_C908, 0xBB67_AE85_84CA_A73B)
+
+  /// The two hash values, each below the prime.
+  @usableFromInline var first: UInt64
+  @usableFromInline var second: UInt64
+  /// `r^n` for each lane, `n` the number of words absorbed: what a concatenation multiplies by.
+  @usableFromInline var firstPower: UInt64
+  @usableFromInline var secondPower: UInt64
+  /// The number of words absorbed.
+  @usableFromInline var count: UInt64
+
+  /// No words.
+  @inlinable
+  init() {
+    (first, second, firstPower, secondPower, count) = (0, 0, 1, 1, 0)
+  }
+
+  /// Adds `word` at the end.
+  @inlinable
+  mutating func absorb(_ word: UInt64) {
+    first = Self.add(Self.multiply(first, Self.radix.0), Self.reduce(Self.scramble(word ^ Self.salt.0)))
+    second = Self.add(Self.multiply(second, Self.radix.1), Self.reduce(Self.scramble(word ^ Self.salt.1)))
+    firstPower = Self.multiply(firstPower, Self.radix.0)
+    secondPower = Self.multiply(secondPower, Self.radix.1)
+    count &+= 1
+  }
+
+  /// Adds the words of `other` at the end: the lanes of the concatenation.
+  @inlinable
+  mutating func append(_ other: DigestLanes) {
+    first = Self.add(Self.multiply(first, other.firstPower), other.first)
+    second = Self.add(Self.multiply(second, other.secondPower), other.second)
+    firstPower = Self.multiply(firstPower, other.firstPower)
+    secondPower = Self.multiply(secondPower, other.secondPower)
+    count &+= other.count
+  }
+
+  /// The lanes of `self` followed by `other`.
+  @inlinable
+  func appending(_ other: DigestLanes) -> DigestLanes {
+    var copy = self
+    copy.append(other)
+    return copy
+  }
+
+  /// The 128-bit digest of a value whose canonical words these are, tagged `tag` (the kind of value).
+  @inlinable
+  func digest(tag: UInt64) -> StateFingerprint {
+    let high = Self.scramble(first ^ (tag &* 0x9E37_79B9_7F4A_7C15) ^ (count << 3))
+    let low = Self.scramble(second ^ Self.scramble(high ^ tag))
+    return StateFingerprint(high: high, low: low)
+  }
+
+  // MARK: Arithmetic
+
+  /// A bijective 64-bit mixer with full avalanche (the finalizer of SplitMix64).
+  @inlinable @inline(__always)
+  static func scramble(_ value: UInt64) -> UInt64 {
+    var z = value
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    return z ^ (z >> 31)
+  }
+
+  /// `value mod p`, for any 64-bit value.
+  @inlinable @inline(__always)
+  static func reduce(_ value: UInt64) -> UInt64 {
+    let folded = (value & prime) &+ (value >> 61)
+    return folded >= prime ? folded &- prime : folded
+  }
+
+  /// `(a + b) mod p` for `a, b < p`.
+  @inlinable @inline(__always)
+  static func add(_ a: UInt64, _ b: UInt64) -> UInt64 {
+    let sum = a &+ b
+    return sum >= prime ? sum &- prime : sum
+  }
+
+  /// `(a · b) mod p` for `a, b < p`: the 122-bit product folded on 2⁶¹ ≡ 1.
+  @inlinable @inline(__always)
+  static func multiply(_ a: UInt64, _ b: UInt64) -> UInt64 {
+    let product = a.multipliedFullWidth(by: b)
+    // product = high · 2⁶⁴ + low ≡ 8 · high + (low >> 61) + (low & p)   (mod p); high < 2⁵⁸.
+    let sum = (product.low & prime) &+ (product.low >> 61) &+ (product.high << 3)
+    return reduce(sum)
+  }
+}
