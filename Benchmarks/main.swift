@@ -14,6 +14,7 @@ let suites: [Suite] = [
   effectsSuite,
   viewsSuite,
   scaleSuite,
+  inspectSuite,
   shipSuite,
   replaySuite,
 ]
