@@ -89,6 +89,7 @@ public struct BinaryWriter {
   public mutating func string(_ value: String) { buffer.string(tagged: value) }
 
   /// Writes a nested ``BinaryCodable`` value.
+  @inlinable
   public mutating func encode<T: BinaryCodable>(_ value: T) { value.encode(to: &self) }
 }
 
@@ -97,10 +98,13 @@ public struct BinaryWriter {
 /// Every read checks the bytes: a wrong tag, a length past the end or nesting deeper than the limit
 /// throws ``BinaryCodecError`` naming the offset; nothing traps.
 public struct BinaryReader {
-  let state: StreamDecodingState
+  /// The bytes, or the window of them read so far from a file (see `BinaryReader+Streaming.swift`).
+  @usableFromInline var state: StreamDecodingState
   /// Where the next value (or key) begins.
-  var offset: Int
-  private var depth = 0
+  @usableFromInline var offset: Int
+  @usableFromInline var depth = 0
+  /// Where the bytes after the window come from; `nil` when the value is in memory whole.
+  let source: (any ByteSource)?
 
   /// Reads `bytes`, which should hold one value.
   public init(_ bytes: [UInt8], maxDepth: Int = BinaryValue.defaultMaxDepth) {
@@ -111,10 +115,11 @@ public struct BinaryReader {
   init(_ bytes: [UInt8], _ range: Range<Int>, maxDepth: Int = BinaryValue.defaultMaxDepth) {
     state = StreamDecodingState(bytes: bytes, range: range, maxDepth: maxDepth)
     offset = range.lowerBound
+    source = nil
   }
 
   /// Whether every byte has been read.
-  public var isAtEnd: Bool { offset >= state.end }
+  public var isAtEnd: Bool { offset >= state.end && state.beyond == 0 }
 
   private func expect(_ tag: BinaryValue.Tag, _ expected: String) throws(BinaryCodecError) {
     let found = try state.tag(at: offset)
@@ -125,6 +130,7 @@ public struct BinaryReader {
 
   /// Reads the header of a keyed value and returns its number of fields.
   public mutating func keyed() throws(BinaryCodecError) -> Int {
+    try ensureHeader()
     try expect(.keyed, "a keyed value")
     let (count, next) = try state.length(at: offset + 1, unit: 2)
     offset = next
@@ -142,6 +148,7 @@ public struct BinaryReader {
 
   /// Reads a field name.
   public mutating func key() throws(BinaryCodecError) -> String {
+    try ensureKey()
     let (name, next) = try state.keyString(at: offset)
     offset = next
     return name
@@ -149,6 +156,7 @@ public struct BinaryReader {
 
   /// Reads a field name that must be `name`.
   public mutating func key(_ name: String) throws(BinaryCodecError) {
+    try ensureKey()
     let (matches, next) = try state.key(at: offset, is: name)
     guard matches else {
       throw .mismatch(expected: "field \"\(name)\"", found: "another field", offset: state.relative(offset))
@@ -158,6 +166,7 @@ public struct BinaryReader {
 
   /// Reads the header of an array and returns its number of values.
   public mutating func array() throws(BinaryCodecError) -> Int {
+    try ensureHeader()
     try expect(.array, "an array")
     let (count, next) = try state.length(at: offset + 1)
     offset = next
@@ -166,6 +175,7 @@ public struct BinaryReader {
 
   /// Whether the next value is `nil`; reads it if so.
   public mutating func null() throws(BinaryCodecError) -> Bool {
+    try ensureHeader()
     guard try state.isNull(at: offset) else { return false }
     offset += 1
     return true
@@ -173,6 +183,7 @@ public struct BinaryReader {
 
   /// Reads a Boolean.
   public mutating func bool() throws(BinaryCodecError) -> Bool {
+    try ensureHeader()
     switch try state.tag(at: offset) {
     case .true: offset += 1; return true
     case .false: offset += 1; return false
@@ -188,7 +199,12 @@ public struct BinaryReader {
   /// Reads an unsigned integer.
   public mutating func uint() throws(BinaryCodecError) -> UInt64 { try integer(UInt64.self) }
 
-  private mutating func integer<I: FixedWidthInteger>(_ type: I.Type) throws(BinaryCodecError) -> I {
+  /// Where the next value begins, counted from the start of the value read: for errors.
+  @usableFromInline var position: Int { state.relative(offset) }
+
+  /// Reads an integer that fits in `I`.
+  mutating func integer<I: FixedWidthInteger>(_ type: I.Type) throws(BinaryCodecError) -> I {
+    try ensureHeader()
     let start = offset
     let tag = try state.tag(at: start)
     switch tag {
@@ -212,6 +228,7 @@ public struct BinaryReader {
 
   /// Reads a `Double` (a `Float` or an integer is converted, as by ``BinaryDecoder``).
   public mutating func double() throws(BinaryCodecError) -> Double {
+    try ensureHeader()
     let start = offset
     let tag = try state.tag(at: start)
     switch tag {
@@ -231,6 +248,7 @@ public struct BinaryReader {
 
   /// Reads a `Float`.
   public mutating func float() throws(BinaryCodecError) -> Float {
+    try ensureHeader()
     let start = offset
     let tag = try state.tag(at: start)
     switch tag {
@@ -248,8 +266,10 @@ public struct BinaryReader {
 
   /// Reads a string.
   public mutating func string() throws(BinaryCodecError) -> String {
+    try ensureHeader()
     try expect(.string, "a string")
-    let (count, start) = try state.length(at: offset + 1)
+    var (count, start) = try state.length(at: offset + 1)
+    if state.end &- start < count { start = try ensurePayload(count, at: start) }
     guard let text = state.text(start..<(start + count)) else {
       throw .invalidUTF8(offset: state.relative(offset + 1))
     }
@@ -259,11 +279,16 @@ public struct BinaryReader {
 
   /// Skips one value of any shape (checking it as it goes).
   public mutating func skip() throws(BinaryCodecError) {
-    offset = try state.skip(offset, depth: depth)
+    if source != nil {
+      try skipStreaming(depth: depth)
+    } else {
+      offset = try state.skip(offset, depth: depth)
+    }
   }
 
   /// Reads a nested ``BinaryCodable`` value. Read nested values through this method: it enforces the
   /// nesting limit, so hostile bytes cannot make a recursive type recurse without bound.
+  @inlinable
   public mutating func decode<T: BinaryCodable>(_ type: T.Type) throws -> T {
     guard depth < state.maxDepth else {
       throw BinaryCodecError.tooDeep(offset: state.relative(offset), limit: state.maxDepth)

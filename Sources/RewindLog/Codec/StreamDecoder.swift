@@ -28,11 +28,20 @@ enum StreamDecoding {
 }
 
 /// The bytes being decoded, and where the keyed containers being read expect their next field.
+///
+/// A ``BinaryReader`` that reads a value from a file sees it through a window of these, one after another
+/// (see `BinaryReader+Streaming.swift`): `streamed` bytes of the value lie before the window, `beyond`
+/// after it. Both are 0 for a value held in memory whole.
+@usableFromInline
 final class StreamDecodingState {
   let bytes: [UInt8]
   let base: Int
   let end: Int
-  let maxDepth: Int
+  @usableFromInline let maxDepth: Int
+  /// The bytes of the value before `bytes[base]`: offsets in errors count from the value's start.
+  let streamed: Int
+  /// The bytes of the value after `bytes[end - 1]`: lengths are checked against them too.
+  let beyond: Int
   /// Per nesting level: the container (its first field's offset) and where its next field begins.
   @exclusivity(unchecked) var hints: [Hint] = []
 
@@ -44,15 +53,17 @@ final class StreamDecodingState {
     var valuePending = false
   }
 
-  init(bytes: [UInt8], range: Range<Int>, maxDepth: Int) {
+  init(bytes: [UInt8], range: Range<Int>, maxDepth: Int, streamed: Int = 0, beyond: Int = 0) {
     self.bytes = bytes
     base = range.lowerBound
     end = min(range.upperBound, bytes.count)
     self.maxDepth = maxDepth
+    self.streamed = streamed
+    self.beyond = beyond
   }
 
   /// Offsets in errors count from the start of the value, as in ``BinaryValue/decode(_:maxDepth:)``.
-  @inline(__always) func relative(_ offset: Int) -> Int { offset - base }
+  @usableFromInline @inline(__always) func relative(_ offset: Int) -> Int { offset - base + streamed }
 
   @inline(__always)
   func byte(at offset: Int) throws(BinaryCodecError) -> UInt8 {
@@ -86,10 +97,12 @@ final class StreamDecodingState {
     return value
   }
 
-  /// A length at `offset` that fits in what remains, each unit taking at least `unit` bytes.
+  /// A length at `offset` that fits in what remains of the value, each unit taking at least `unit` bytes.
   func length(at offset: Int, unit: Int = 1) throws(BinaryCodecError) -> (Int, Int) {
     let (value, next) = try varint(at: offset)
-    guard value <= UInt64((end - next) / unit) else { throw .lengthOutOfBounds(offset: relative(offset)) }
+    guard value <= UInt64((end - next + beyond) / unit) else {
+      throw .lengthOutOfBounds(offset: relative(offset))
+    }
     return (Int(value), next)
   }
 
