@@ -34,7 +34,8 @@ func measureLaunch(reporter: Reporter) throws {
     case "1": try openOnce(rows: rows, directory: directory, skippingOpen: false, reporter: reporter)
     case "skip": try openOnce(rows: rows, directory: directory, skippingOpen: true, reporter: reporter)
     case "state":
-      reporter.progress("journal/open-rows=\(rows): the state's own heap bytes \(launchStateBytes(rows: rows))")
+      reporter.progress(
+        "journal/open-rows=\(rows): the state's own heap bytes \(launchStateBytes(rows: rows))")
     default: try measureLaunchOpen(rows: rows, directory: directory, reporter: reporter)
     }
   }
@@ -65,7 +66,8 @@ private func measureLaunchOpen(rows: Int, directory: String, reporter: Reporter)
   }
   let read = try medianSeconds(repetitions: 21) { blackHole(try readWholeFile(snapshot)) }
   reporter.report(
-    Measurement(name: "journal/open-rows=\(rows)", unit: "ms", median: median(samples) * 1000, baseline: read * 1000))
+    Measurement(
+      name: "journal/open-rows=\(rows)", unit: "ms", median: median(samples) * 1000, baseline: read * 1000))
 }
 
 /// Opens the log once (or, `skippingOpen`, does everything else) and prints, on standard error, the heap
@@ -93,7 +95,9 @@ private func openOnce(rows: Int, directory: String, skippingOpen: Bool, reporter
 func launchStateBytes(rows: Int) -> Int {
   let before = mallocBytesInUse()
   var state = LaunchRows.State(rows: rows)
-  for sequence in 1...LaunchRows.eventCount { _ = LaunchRows().reduce(into: &state, action: LaunchRows.edit(sequence, rows: rows)) }
+  for sequence in 1...LaunchRows.eventCount {
+    _ = LaunchRows().reduce(into: &state, action: LaunchRows.edit(sequence, rows: rows))
+  }
   let bytes = mallocBytesInUse() - before
   blackHole(state)
   return bytes
@@ -116,8 +120,9 @@ private func readWholeFile(_ path: String) throws -> [UInt8] {
   guard fstat(descriptor, &status) == 0 else { throw LaunchFailure.unreadable(path) }
   let size = Int(status.st_size)
   return try [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+    guard let base = buffer.baseAddress else { return }
     while count < size {
-      let got = read(descriptor, buffer.baseAddress! + count, size - count)
+      let got = read(descriptor, base + count, size - count)
       guard got > 0 else { throw LaunchFailure.unreadable(path) }
       count += got
     }
@@ -164,7 +169,8 @@ struct LaunchRows: Reducer {
     var rows: IdentifiedArray<Row>
 
     init(rows count: Int) {
-      rows = IdentifiedArray(uniqueElements: (0..<count).map { Row(id: $0, title: "Row \($0): a title of a row") })
+      rows = IdentifiedArray(
+        uniqueElements: (0..<count).map { Row(id: $0, title: "Row \($0): a title of a row") })
     }
   }
 
