@@ -20,12 +20,6 @@ struct StoreHistory<State> {
     branches = [HistoryBranch(base: sequence, first: sequence + 1, last: sequence)]
   }
 
-  /// Extends the current branch with event `sequence`.
-  @inlinable
-  mutating func extendBranch(to sequence: UInt64) {
-    branches[branches.count - 1].last = sequence
-  }
-
   /// Starts a branch at jump event `sequence`, which brought back the state as of `base`.
   @inlinable
   mutating func startBranch(at sequence: UInt64, from base: UInt64) {
