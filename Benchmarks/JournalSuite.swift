@@ -16,6 +16,10 @@ import RewindLog
 let journalSuite = Suite(name: "journal", summary: "file journal: append, group commit, replay, size") {
   reporter in
   let environment = ProcessInfo.processInfo.environment
+  if environment["REWIND_BENCH_JOURNAL_ONLY"] == "open-rows" {
+    try measureLaunch(reporter: reporter)
+    return
+  }
   let count = environment["REWIND_BENCH_JOURNAL_COUNT"].flatMap { Int($0) }.map { max($0, 1) } ?? 200_000
   let events = (1...UInt64(count)).map(benchEvent)
   let codableEvents = events.map(\.codable)
@@ -40,9 +44,6 @@ let journalSuite = Suite(name: "journal", summary: "file journal: append, group 
       ? try replayRate(directory: directory, count: count, reducer: BenchNotes(), repetitions: 1)
       : try replayRate(directory: directory, count: count, reducer: CodableBenchNotes(), repetitions: 1)
     reporter.report(Measurement(name: "journal/replay", unit: "events/s", median: rate))
-    return
-  case "open-rows":
-    try measureLaunch(reporter: reporter)
     return
   case "open-1M":
     let events = environment["REWIND_BENCH_JOURNAL_COUNT"].flatMap { Int($0) }.map { max($0, 1) }
