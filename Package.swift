@@ -19,10 +19,10 @@ let package = Package(
   ],
   targets: [
     .target(name: "RewindDiff"),
-    // A C builtin Swift cannot call (a cache prefetch); not a package dependency.
+    // C builtins Swift cannot call (a cache prefetch, the CRC-32C instruction); not a package dependency.
     .target(name: "CRewind"),
     .target(name: "Rewind", dependencies: ["RewindDiff", "CRewind"]),
-    .target(name: "RewindLog", dependencies: ["Rewind"]),
+    .target(name: "RewindLog", dependencies: ["Rewind", "CRewind"]),
     .target(name: "RewindComponents", dependencies: ["Rewind", "RewindDiff"]),
     .target(name: "RewindTesting", dependencies: ["Rewind"]),
     .target(name: "RewindTool", dependencies: ["Rewind", "RewindLog"]),
