@@ -6,9 +6,18 @@ protocol ByteSource: AnyObject {
   var remaining: Int { get }
   /// How many bytes a window takes beyond what a read needs: fewer, larger reads.
   var windowSize: Int { get }
-  /// Appends up to `count` of the next bytes to `window` (fewer only at the end of the value, or none
-  /// after a failure, which the source records for its owner).
-  func read(atMost count: Int, into window: inout [UInt8])
+  /// Fills `buffer` with the next bytes and returns how many (fewer than it holds only at the end of the
+  /// value, or after a failure, which the source records for its owner).
+  func read(into buffer: UnsafeMutableRawBufferPointer) -> Int
+}
+
+extension ByteSource {
+  /// The next `count` bytes (fewer at the end of the value, or after a failure) in a new array.
+  func read(count: Int) -> [UInt8] {
+    [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+      initialized = read(into: UnsafeMutableRawBufferPointer(buffer))
+    }
+  }
 }
 
 extension BinaryReader {
@@ -20,9 +29,7 @@ extension BinaryReader {
   /// applies, lengths counting the bytes still to come; a read the source could not serve ends the value
   /// (``BinaryCodecError/truncated(offset:)``), and the source says why.
   init(streaming source: any ByteSource, maxDepth: Int = BinaryValue.defaultMaxDepth) {
-    var window: [UInt8] = []
-    window.reserveCapacity(Swift.min(source.windowSize, source.remaining))
-    source.read(atMost: source.windowSize, into: &window)
+    let window = source.read(count: Swift.min(source.windowSize, source.remaining))
     state = StreamDecodingState(
       bytes: window, range: 0..<window.count, maxDepth: maxDepth, beyond: source.remaining)
     offset = 0
@@ -61,20 +68,40 @@ extension BinaryReader {
   }
 
   /// Starts a new window at `offset` that holds at least `needed` bytes, when the value has them: what
-  /// is left of this one, then the next bytes from `source`.
+  /// is left of this one, moved to the front of the same buffer, then the next bytes from `source`. The
+  /// buffer is reused (its count stays its capacity; the window is its first `end` bytes), so that a
+  /// decode allocates one window, not one per refill; it grows only for a string longer than a window.
   @inline(never)
   mutating func refill(_ needed: Int, from source: any ByteSource) {
     let start = Swift.min(offset, state.end)
     let kept = state.end &- start
-    let wanted = Swift.min(Swift.max(needed &- kept, source.windowSize), source.remaining)
+    // The window is refilled to its size (or to `needed`, when that is more).
+    let wanted = Swift.min(Swift.max(needed, source.windowSize) &- kept, source.remaining)
     guard wanted > 0 else { return }
-    var window: [UInt8] = []
-    window.reserveCapacity(kept &+ wanted)
-    window.append(contentsOf: state.bytes[start..<state.end])
-    source.read(atMost: wanted, into: &window)
+    let streamed = state.relative(start)
+    let maxDepth = state.maxDepth
+    var buffer = state.bytes
+    // Drop the old window's reference, so that the buffer is this reader's alone and changes in place.
+    state = StreamDecodingState(bytes: [], range: 0..<0, maxDepth: 0)
+    if buffer.count < kept &+ wanted {
+      var larger = [UInt8](repeating: 0, count: kept &+ wanted)
+      larger.withUnsafeMutableBytes { target in
+        buffer.withUnsafeBytes {
+          target.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[start..<(start &+ kept)]))
+        }
+      }
+      buffer = larger
+    } else {
+      buffer.withUnsafeMutableBytes { bytes in
+        if let base = bytes.baseAddress, kept > 0 { base.copyMemory(from: base + start, byteCount: kept) }
+      }
+    }
+    let got = buffer.withUnsafeMutableBytes { bytes in
+      source.read(into: UnsafeMutableRawBufferPointer(rebasing: bytes[kept..<(kept &+ wanted)]))
+    }
     state = StreamDecodingState(
-      bytes: window, range: 0..<window.count, maxDepth: state.maxDepth,
-      streamed: state.relative(start), beyond: source.remaining)
+      bytes: buffer, range: 0..<(kept &+ got), maxDepth: maxDepth, streamed: streamed,
+      beyond: source.remaining)
     offset = 0
   }
 

@@ -42,10 +42,7 @@ extension SnapshotFile {
         decoded = .failure(.undecodable("\(error)"))
       }
     } else {
-      var bytes: [UInt8] = []
-      bytes.reserveCapacity(source.remaining)
-      source.read(atMost: source.remaining, into: &bytes)
-      decoded = Self.decode(type, from: bytes, codec: codec)
+      decoded = Self.decode(type, from: source.readRest(), codec: codec)
     }
     // Damage is reported as damage, even when it made the decoding fail.
     do {

@@ -270,12 +270,6 @@ struct SnapshotFile {
       return (size, parsed)
     }
     let state = SnapshotStateReader(file: file, path: path, range: range)
-    var scratch: [UInt8] = []
-    while state.remaining > 0 {
-      scratch.removeAll(keepingCapacity: true)
-      state.read(atMost: SegmentReader.chunkSize, into: &scratch)
-    }
-    if let failure = state.failure { throw failure }
     if let damage = try state.damage() { return (size, .failure(damage)) }
     return (size, parsed)
   }

@@ -24,19 +24,32 @@ final class SnapshotStateReader: ByteSource {
   /// 64 KiB: the window a decoder holds of the state, beside the state it builds.
   var windowSize: Int { 64 << 10 }
 
-  func read(atMost count: Int, into window: inout [UInt8]) {
-    let wanted = Swift.min(count, remaining)
-    guard wanted > 0 else { return }
+  func read(into buffer: UnsafeMutableRawBufferPointer) -> Int {
+    let wanted = Swift.min(buffer.count, remaining)
+    guard wanted > 0 else { return 0 }
+    let target = UnsafeMutableRawBufferPointer(rebasing: buffer[..<wanted])
     do throws(IOError) {
-      let chunk = try file.read(at: position, count: wanted)
-      guard chunk.count == wanted else {
+      let got = try file.read(at: position, into: target)
+      guard got == wanted else {
         throw IOError(operation: "read (the file ended early)", path: path, code: 0)
       }
-      crc = chunk.withUnsafeBytes { CRC32C.checksum($0, continuing: crc) }
-      window.append(contentsOf: chunk)
+      crc = CRC32C.checksum(UnsafeRawBufferPointer(target), continuing: crc)
       position += UInt64(wanted)
+      return wanted
     } catch {
       failure = error
+      return 0
+    }
+  }
+
+  /// Reads the rest of the state, whole: for `Codable`, which needs all of it at once.
+  func readRest() -> [UInt8] { read(count: remaining) }
+
+  /// Reads and drops the rest of the state, a chunk at a time, so that its checksum is complete.
+  func skipRest() {
+    var scratch = [UInt8](repeating: 0, count: Swift.min(remaining, SegmentReader.chunkSize))
+    scratch.withUnsafeMutableBytes { buffer in
+      while remaining > 0, read(into: buffer) > 0 {}
     }
   }
 
@@ -45,11 +58,7 @@ final class SnapshotStateReader: ByteSource {
   /// - Returns: why the state is damaged, or `nil` when its checksum matches.
   /// - Throws: `IOError` when a read fails.
   func damage() throws(IOError) -> SnapshotRejection.Reason? {
-    var scratch: [UInt8] = []
-    while remaining > 0 {
-      scratch.removeAll(keepingCapacity: true)
-      read(atMost: SegmentReader.chunkSize, into: &scratch)
-    }
+    skipRest()
     if let failure { throw failure }
     var tail = ByteReader(try file.read(at: end, count: 4))
     guard let stored = try? tail.u32(), CRC32C.unmask(stored) == crc else {
