@@ -35,11 +35,12 @@ extension IdentifiedArray {
     /// Appends `element` after those appended so far.
     /// - Precondition: fewer elements than announced were appended.
     @inlinable
-    package mutating func append(_ element: Element) {
-      let key = IDIndex<Element.ID>.hash(element.id)
+    package mutating func append(_ element: consuming Element) {
+      let id = element.id
+      let key = IDIndex<Element.ID>.hash(id)
       if let last = keys.last, key < last { inOrder = false }
       let label = firstLabel &+ UInt64(truncatingIfNeeded: elements.appended) &* spacing
-      ids.append(element.id)
+      ids.append(id)
       keys.append(key)
       elements.append(element, key: label)
     }

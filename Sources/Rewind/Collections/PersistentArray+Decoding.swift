@@ -17,7 +17,7 @@ extension PersistentArray {
     /// Appends `element` after those appended so far.
     /// - Precondition: fewer elements than announced were appended.
     @inlinable
-    package mutating func append(_ element: Element) { tree.append(element) }
+    package mutating func append(_ element: consuming Element) { tree.append(element) }
 
     /// The collection.
     /// - Precondition: every announced element was appended.

@@ -128,8 +128,9 @@ public struct BinaryReader {
     }
   }
 
-  /// Reads the header of a keyed value and returns its number of fields.
-  public mutating func keyed() throws(BinaryCodecError) -> Int {
+  /// ``keyed()`` when its inline fast path does not apply.
+  @usableFromInline
+  mutating func slowKeyed() throws(BinaryCodecError) -> Int {
     try ensureHeader()
     try expect(.keyed, "a keyed value")
     let (count, next) = try state.length(at: offset + 1, unit: 2)
@@ -137,10 +138,11 @@ public struct BinaryReader {
     return count
   }
 
-  /// Reads the header of a keyed value that must have `count` fields.
-  public mutating func keyed(count: Int) throws(BinaryCodecError) {
+  /// ``keyed(count:)`` when its inline fast path does not apply.
+  @usableFromInline
+  mutating func slowKeyed(count: Int) throws(BinaryCodecError) {
     let start = offset
-    guard try keyed() == count else {
+    guard try slowKeyed() == count else {
       throw .mismatch(
         expected: "a keyed value of \(count) fields", found: "another count", offset: state.relative(start))
     }
@@ -154,18 +156,35 @@ public struct BinaryReader {
     return name
   }
 
-  /// Reads a field name that must be `name`.
-  public mutating func key(_ name: String) throws(BinaryCodecError) {
-    try ensureKey()
-    let (matches, next) = try state.key(at: offset, is: name)
+  /// ``key(_:)`` when its inline fast path does not apply.
+  @usableFromInline
+  mutating func slowKey(_ name: String) throws(BinaryCodecError) {
+    try ensureHeader()
+    let (header, start) = try state.varint(at: offset)
+    var next = start
+    if header & 1 == 0 {
+      // The common case, an app's own field name: the varint read once, the name compared in place.
+      let count = Int(clamping: header >> 1)
+      if state.end &- next < count {
+        next = try ensurePayload(count, at: next)
+        guard count <= state.end &- next else { throw .lengthOutOfBounds(offset: state.relative(offset)) }
+      }
+      guard state.matches(name, at: next, count: count) else {
+        throw .mismatch(expected: "field \"\(name)\"", found: "another field", offset: state.relative(offset))
+      }
+      offset = next &+ count
+      return
+    }
+    let (matches, after) = try state.key(at: offset, is: name)
     guard matches else {
       throw .mismatch(expected: "field \"\(name)\"", found: "another field", offset: state.relative(offset))
     }
-    offset = next
+    offset = after
   }
 
-  /// Reads the header of an array and returns its number of values.
-  public mutating func array() throws(BinaryCodecError) -> Int {
+  /// ``array()`` when its inline fast path does not apply.
+  @usableFromInline
+  mutating func slowArray() throws(BinaryCodecError) -> Int {
     try ensureHeader()
     try expect(.array, "an array")
     let (count, next) = try state.length(at: offset + 1)
@@ -173,16 +192,18 @@ public struct BinaryReader {
     return count
   }
 
-  /// Whether the next value is `nil`; reads it if so.
-  public mutating func null() throws(BinaryCodecError) -> Bool {
+  /// ``null()`` when its inline fast path does not apply.
+  @usableFromInline
+  mutating func slowNull() throws(BinaryCodecError) -> Bool {
     try ensureHeader()
     guard try state.isNull(at: offset) else { return false }
     offset += 1
     return true
   }
 
-  /// Reads a Boolean.
-  public mutating func bool() throws(BinaryCodecError) -> Bool {
+  /// ``bool()`` when its inline fast path does not apply.
+  @usableFromInline
+  mutating func slowBool() throws(BinaryCodecError) -> Bool {
     try ensureHeader()
     switch try state.tag(at: offset) {
     case .true: offset += 1; return true
@@ -192,17 +213,11 @@ public struct BinaryReader {
     }
   }
 
-  /// Reads a signed integer that fits in `Int`.
-  public mutating func int() throws(BinaryCodecError) -> Int { try integer(Int.self) }
-  /// Reads a signed integer that fits in `Int64`.
-  public mutating func int64() throws(BinaryCodecError) -> Int64 { try integer(Int64.self) }
-  /// Reads an unsigned integer.
-  public mutating func uint() throws(BinaryCodecError) -> UInt64 { try integer(UInt64.self) }
-
   /// Where the next value begins, counted from the start of the value read: for errors.
   @usableFromInline var position: Int { state.relative(offset) }
 
-  /// Reads an integer that fits in `I`.
+  /// Reads an integer that fits in `I` (the slow path of ``int()``, ``int64()`` and ``uint()``).
+  @usableFromInline
   mutating func integer<I: FixedWidthInteger>(_ type: I.Type) throws(BinaryCodecError) -> I {
     try ensureHeader()
     let start = offset
@@ -240,8 +255,8 @@ public struct BinaryReader {
       let value = Double(Float(bitPattern: UInt32(try state.fixed(at: start + 1, count: 4))))
       offset = start + 5
       return value
-    case .int: return Double(try int64())
-    case .uint: return Double(try uint())
+    case .int: return Double(try integer(Int64.self))
+    case .uint: return Double(try integer(UInt64.self))
     default: throw .mismatch(expected: "a number", found: tag.kindName, offset: state.relative(start))
     }
   }
@@ -264,8 +279,9 @@ public struct BinaryReader {
     }
   }
 
-  /// Reads a string.
-  public mutating func string() throws(BinaryCodecError) -> String {
+  /// ``string()`` when its inline fast path does not apply.
+  @usableFromInline
+  mutating func slowString() throws(BinaryCodecError) -> String {
     try ensureHeader()
     try expect(.string, "a string")
     var (count, start) = try state.length(at: offset + 1)

@@ -55,7 +55,7 @@ extension PersistentTree {
     /// Appends `value` (with `key`, in a keyed tree) after the values appended so far.
     /// - Precondition: fewer than `count` values were appended.
     @inlinable
-    mutating func append(_ value: Value, key: UInt64 = 0) {
+    mutating func append(_ value: consuming Value, key: UInt64 = 0) {
       precondition(appended < count, "PersistentTree.Builder: more values than announced")
       let node = currentLeaf()
       let index = node.width
