@@ -139,10 +139,12 @@ public struct InboxScript {
         + (reopened.store.redoStepName == redoName ? "." : " (expected “\(redoName ?? "nothing")”) ✗"))
     try reopened.close()
 
-    let report = try FileJournal<InboxAction>.verify(directory: directory)
+    // Any problem is an error here: the script has just written this log.
+    let report = try LogAudit.verify(directory: directory).requireIntact()
     output(
       "Verified \(report.lastSequence) events in \(report.frameCount) frames, \(report.segmentCount) segment(s); "
-        + "head \(report.headChain.map { String($0.prefix(16)) + "…" } ?? "none"): chain verified ✓")
+        + "head \(report.head.map { String($0.chain.description.prefix(16)) + "…" } ?? "none"): chain verified ✓"
+    )
     return Outcome(sameState: same, verification: report.description)
   }
 

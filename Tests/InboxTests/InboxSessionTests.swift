@@ -205,7 +205,7 @@ import Testing
     #expect(reopened.store.undoStepName == "Flag")
     #expect(reopened.store.redoStepName == "Archive")
     try reopened.close()
-    let report = try FileJournal<InboxAction>.verify(directory: directory.path)
+    let report = try LogAudit.verify(directory: directory.path).requireIntact()
     #expect(report.lastSequence == reopened.store.sequence)
   }
 

@@ -62,7 +62,7 @@ import Testing
     #expect(terminal.output.contains("\u{1B}[?1049l"), "the alternate screen was not left")
 
     // Everything the keys did is in the log, and the chain verifies.
-    let report = try FileJournal<InboxAction>.verify(directory: directory.path)
+    let report = try LogAudit.verify(directory: directory.path).requireIntact()
     #expect(report.lastSequence > 0)
   }
 }

@@ -88,8 +88,9 @@ import Testing
     #expect(report.tornTail?.discardedBytes == Self.zeroTail)
     #expect(fileSystem.largest.value <= SegmentReader.windowSize)
 
-    let summary = try FileJournal<Note>.verify(directory: directory.path, fileSystem: fileSystem)
-    #expect(summary.lastSequence == 20)
+    // What repair would act on: the scan and the record check, reading no more at a time.
+    let damage = try LogRepair(fileSystem: fileSystem, directory: directory.path, key: nil).firstDamage()
+    #expect(damage?.lastGoodSequence == 20 && damage?.offset ?? 0 > 0)
     let scanned = try LogScanner(fileSystem: fileSystem, directory: directory.path).scan()
     #expect(scanned.tornTail?.reason == "zero-filled tail")
     var exported = 0

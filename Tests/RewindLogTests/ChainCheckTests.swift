@@ -105,7 +105,7 @@ import Testing
     }
     // The journal alone, and verification, say the same.
     #expect(throws: FileJournalError.self) { try FileJournal<Edit>(directory: directory.path) }
-    #expect(throws: FileJournalError.self) { try FileJournal<Edit>.verify(directory: directory.path) }
+    #expect(throws: FileJournalError.self) { try LogAudit.verify(directory: directory.path).requireIntact() }
   }
 
   /// A forged payload that does not decode either: the chain is the cause, so it is the error.

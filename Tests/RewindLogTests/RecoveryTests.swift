@@ -101,7 +101,7 @@ import Testing
             #expect((error.location?.offset ?? .max) <= UInt64(position), "flip at \(name):\(position)")
             #expect((error.lastGoodSequence ?? .max) < 20)
             #expect(throws: FileJournalError.self, "flip at \(name):\(position)") {
-              try FileJournal<Note>.verify(directory: "/log", fileSystem: fileSystem)
+              try LogAudit.verify(directory: "/log", fileSystem: fileSystem).requireIntact()
             }
           default:
             Issue.record("flip at \(name):\(position): unexpected \(error)")
@@ -129,7 +129,7 @@ import Testing
         && error.lastGoodSequence == 0
     }
     #expect(throws: FileJournalError.self) {
-      try FileJournal<Note>.verify(directory: "/log", fileSystem: fileSystem)
+      try LogAudit.verify(directory: "/log", fileSystem: fileSystem).requireIntact()
     }
   }
 
@@ -210,7 +210,7 @@ import Testing
       try replace(fileSystem, name, with: damaged)
       #expect(throws: FileJournalError.self, "\(label) frame") { try open(fileSystem) }
       #expect(throws: FileJournalError.self, "\(label) frame") {
-        try FileJournal<Note>.verify(directory: "/log", fileSystem: fileSystem)
+        try LogAudit.verify(directory: "/log", fileSystem: fileSystem).requireIntact()
       }
     }
   }

@@ -32,7 +32,7 @@ import Testing
     #expect(report.firstProblem?.kind == .undecodable)
     #expect(report.firstProblem?.sequence == 38)
     #expect(throws: FileJournalError.self) {
-      try FileJournal<Note>.verify(directory: "/log", fileSystem: fileSystem)
+      try LogAudit.verify(directory: "/log", fileSystem: fileSystem).requireIntact()
     }
 
     let repaired = try FileJournal<Note>.repair(directory: "/log", fileSystem: fileSystem)
@@ -64,6 +64,24 @@ import Testing
         directory: "/log", options: FileJournalOptions(segmentSize: 1024), fileSystem: fileSystem)
       #expect(journal.lastSequence == repaired.lastSequence)
       try journal.close()
+    }
+  }
+
+  /// What `rewind repair` shows before it repairs (`LogRepair.firstDamage`) is what repair then does.
+  @Test(arguments: TamperTests.Tamper.allCases.filter { $0 != .truncate })
+  func theDamageShownFirstIsTheOneRepaired(_ tamper: TamperTests.Tamper) throws {
+    let tampering = TamperTests()
+    let pristine = try tampering.makeLog(events: 40, perFrame: 1, key: nil)
+    for seed in UInt64(20)..<25 {
+      let fileSystem = pristine.copy()
+      var random = SplitMix64(seed: seed)
+      _ = try tampering.apply(tamper, to: fileSystem, random: &random, key: nil)
+      let plan = LogRepair(fileSystem: fileSystem, directory: "/log", key: nil)
+      let damage = try #require(try plan.firstDamage(), "seed \(seed), \(tamper)")
+      let repaired = try FileJournal<Note>.repair(directory: "/log", fileSystem: fileSystem)
+      #expect(repaired.lastSequence == damage.lastGoodSequence, "seed \(seed), \(tamper): \(damage)")
+      #expect(repaired.quarantined.last?.contains(damage.segment) == true, "seed \(seed): \(repaired)")
+      #expect(try plan.firstDamage() == nil, "seed \(seed), \(tamper)")
     }
   }
 

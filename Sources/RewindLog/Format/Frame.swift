@@ -24,6 +24,20 @@ enum Frame {
   ) -> (bytes: [UInt8], chain: SHA256.Digest) {
     var writer = ByteWriter(capacity: prefixSize + fixedBodySize + records.count + chainSize)
     writer.u32(0)
+    appendHashed(
+      records: records, count: count, firstSequence: firstSequence, commitTime: commitTime, to: &writer)
+    let chain = chainValue(previous: previousChain, hashed: writer.bytes[4...], key: key)
+    writer.append(chain.bytes)
+    writer.patchU32(CRC32C.mask(CRC32C.checksum(writer.bytes[4...])), at: 0)
+    return (writer.bytes, chain)
+  }
+
+  /// Appends the bytes a frame's chain value covers: the length field (counting the chain value that
+  /// follows), the fixed body fields and the `records` (each already length-prefixed).
+  static func appendHashed(
+    records: some Collection<UInt8>, count: UInt32, firstSequence: UInt64, commitTime: Int64,
+    to writer: inout ByteWriter
+  ) {
     writer.u32(UInt32(fixedBodySize + records.count + chainSize))
     writer.u8(eventsType)
     writer.u8(0)
@@ -32,10 +46,6 @@ enum Frame {
     writer.u64(firstSequence)
     writer.u64(UInt64(bitPattern: commitTime))
     writer.append(records)
-    let chain = chainValue(previous: previousChain, hashed: writer.bytes[4...], key: key)
-    writer.append(chain.bytes)
-    writer.patchU32(CRC32C.mask(CRC32C.checksum(writer.bytes[4...])), at: 0)
-    return (writer.bytes, chain)
   }
 
   /// The chain step: SHA-256, or HMAC-SHA-256 under `key` in a keyed log.

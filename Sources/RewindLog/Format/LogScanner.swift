@@ -76,11 +76,11 @@ struct LogScanner {
   /// The chain key the log must be keyed with; `nil` for an unkeyed log.
   var key: ChainKey? = nil
 
-  func segmentNames() throws(FileJournalError) -> [(name: String, first: UInt64)] {
+  /// The segment files in the directory, in log order.
+  func segmentNames() throws(FileJournalError) -> [SegmentEntry] {
     let names: [String]
     do { names = try fileSystem.contents(of: directory) } catch { throw .io(error) }
-    return names.compactMap { name in SegmentHeader.firstSequence(fromFileName: name).map { (name, $0) } }
-      .sorted { $0.first < $1.first }
+    return names.compactMap(SegmentEntry.init(fileName:)).sorted { $0.firstSequence < $1.firstSequence }
   }
 
   /// Opens segment `name` for reading through bounded buffers.
@@ -127,9 +127,9 @@ struct LogScanner {
     var names = cut.kept
     log.cut = cut.anchor
     log.cutLeftovers = cut.leftovers.map(\.name)
-    if let stop { names.removeAll { $0.first > stop.segmentFirstSequence } }
+    if let stop { names.removeAll { $0.firstSequence > stop.segmentFirstSequence } }
     if let start {
-      guard names.contains(where: { $0.first == start.segmentFirstSequence }) else {
+      guard names.contains(where: { $0.firstSequence == start.segmentFirstSequence }) else {
         throw .corrupted(
           segment: SegmentHeader.fileName(firstSequence: start.segmentFirstSequence), offset: start.offset,
           lastGoodSequence: 0, reason: "no segment holds the frame to start from")
@@ -139,12 +139,13 @@ struct LogScanner {
     }
     var expected = cut.firstSequence
     var chain: SHA256.Digest?
+    var continuity: SegmentContinuity?
     var reachedStop = false
     segments: for (index, entry) in names.enumerated() {
       let isLast = stop == nil && index == names.count - 1
-      if let start, entry.first < start.segmentFirstSequence {
+      if let start, entry.firstSequence < start.segmentFirstSequence {
         // Before the start: known by name only, read when something asks for its events.
-        log.segments.append(SegmentInfo(name: entry.name, firstSequence: entry.first, validEnd: 0))
+        log.segments.append(SegmentInfo(name: entry.name, firstSequence: entry.firstSequence, validEnd: 0))
         continue
       }
       var segment = try open(entry.name)
@@ -167,16 +168,17 @@ struct LogScanner {
         }
         continue
       }
-      if log.logID == nil {
-        try Self.checkKey(key, against: header, segment: entry.name)
+      if continuity == nil {
+        let started = try SegmentContinuity.start(header, segment: entry.name, key: key, cut: cut)
+        (continuity, chain) = (started.continuity, started.chain)
         log.logID = header.logID
         log.isKeyed = header.isKeyed
-        chain = try cut.startChain(logID: header.logID, key: key)
         if start == nil { log.chainBeforeFrames = chain }
       }
       var offset = UInt64(header.size)
-      if let start, entry.first == start.segmentFirstSequence {
-        guard header.firstSequence == entry.first, start.offset >= offset,
+      let startsHere = start.map { entry.firstSequence == $0.segmentFirstSequence } ?? false
+      if let start, startsHere {
+        guard header.firstSequence == entry.firstSequence, start.offset >= offset,
           start.frameFirstSequence >= header.firstSequence
         else {
           throw .corrupted(
@@ -184,34 +186,17 @@ struct LogScanner {
             reason: "the frame to start from is not in this segment")
         }
         (expected, chain, offset) = (start.frameFirstSequence, start.previousChain, start.offset)
-        // The header's own chain value is checked by a whole scan; this one starts inside the segment.
       }
-      guard header.logID == log.logID else {
-        throw .corrupted(
-          segment: entry.name, offset: 0, lastGoodSequence: expected - 1,
-          reason: "segment belongs to another log")
-      }
-      guard header.keyCheck == key?.checkValue(logID: header.logID) else {
-        throw .tampered(segment: entry.name, offset: 0, lastGoodSequence: expected - 1)
-      }
-      let startsHere = start.map { entry.first == $0.segmentFirstSequence } ?? false
-      guard startsHere || (header.firstSequence == expected && entry.first == expected) else {
-        throw .corrupted(
-          segment: entry.name, offset: 0, lastGoodSequence: expected - 1,
-          reason:
-            "segment starts at event \(header.firstSequence), expected \(expected) (missing or misnamed segment)"
-        )
-      }
-      guard startsHere || header.previousChain == chain else {
-        if index == 0, let anchor = cut.anchor {
-          throw .tamperedCut(
-            reason: "its chain value differs from the one \(entry.name) continues",
-            lastGoodSequence: anchor.throughSequence)
-        }
-        throw .tampered(segment: entry.name, offset: 0, lastGoodSequence: expected - 1)
+      // A scan that starts inside the segment takes its position from the start; the header's own chain
+      // value is checked by a whole scan.
+      if let problem = continuity?.problem(
+        with: header, of: entry, at: startsHere ? nil : (expected, chain),
+        cutThrough: index == 0 ? cut.anchor?.throughSequence : nil)
+      {
+        throw problem.error(segment: entry.name, lastGoodSequence: expected - 1)
       }
       scanning: while offset < segment.size {
-        if let stop, entry.first == stop.segmentFirstSequence, offset == stop.offset {
+        if let stop, entry.firstSequence == stop.segmentFirstSequence, offset == stop.offset {
           reachedStop = true
           log.segments.append(
             SegmentInfo(name: entry.name, firstSequence: header.firstSequence, validEnd: offset))
@@ -296,16 +281,20 @@ struct LogScanner {
     return log
   }
 
-  /// Whether `key` fits the log `header` starts: throws the key errors of ``FileJournalError``.
-  static func checkKey(_ key: ChainKey?, against header: SegmentHeader, segment: String)
-    throws(FileJournalError)
-  {
-    switch (header.keyCheck, key) {
-    case (nil, nil): return
-    case (nil, .some): throw .notKeyed(segment: segment)
-    case (.some, nil): throw .keyRequired(segment: segment)
-    case (.some(let stored), .some(let key)):
-      guard stored == key.checkValue(logID: header.logID) else { throw .wrongKey(segment: segment) }
+  /// Scans every segment like ``scan(chainCheck:from:stoppingAt:visit:)``, handing each verified frame to
+  /// `body`, which may throw: its error ends the scan and is thrown; otherwise damage is thrown after the
+  /// frames before it were handed over. Returning false stops the scan.
+  func forEachFrame(_ body: (Visit) throws -> Bool) throws {
+    var failure: (any Error)?
+    let scan = Result { () throws(FileJournalError) in
+      try self.scan { visit in
+        do { return try body(visit) } catch {
+          failure = error
+          return false
+        }
+      }
     }
+    if let failure { throw failure }
+    if case .failure(let damage) = scan { throw damage }
   }
 }

@@ -112,15 +112,12 @@ struct SegmentHeader: Equatable {
     SHA256.hash(Array("rewind-log-genesis".utf8) + logID)
   }
 
+  /// How segment files are named.
+  private static let naming = NumberedFileName(prefix: "segment-", suffix: ".log")
+
   /// "segment-00000000000000000001.log" for first sequence 1.
-  static func fileName(firstSequence: UInt64) -> String {
-    let digits = String(firstSequence)
-    return "segment-" + String(repeating: "0", count: max(0, 20 - digits.count)) + digits + ".log"
-  }
+  static func fileName(firstSequence: UInt64) -> String { naming.name(firstSequence) }
 
   /// The first sequence number in a segment file name, or nil for other files.
-  static func firstSequence(fromFileName name: String) -> UInt64? {
-    guard name.hasPrefix("segment-"), name.hasSuffix(".log") else { return nil }
-    return UInt64(name.dropFirst(8).dropLast(4))
-  }
+  static func firstSequence(fromFileName name: String) -> UInt64? { naming.number(in: name) }
 }

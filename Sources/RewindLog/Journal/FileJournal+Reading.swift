@@ -141,12 +141,8 @@ extension FileJournal {
         for (position, range) in frame.records.enumerated() {
           let sequence = frame.firstSequence + UInt64(position)
           guard sequence >= first, sequence <= upper else { continue }
-          let record: EventRecord
-          do { record = try EventRecord.parse(bytes, range, sequence: sequence) } catch {
-            throw FileJournalError.corrupted(
-              segment: name, offset: location.offset, lastGoodSequence: sequence - 1,
-              reason: "bad event record: \(error)")
-          }
+          let record = try RecordCheck.read(
+            bytes, range, sequence: sequence, segment: name, frameOffset: location.offset)
           try body(record, EventLocation(sequence: sequence, segment: name, offset: location.offset))
         }
       }

@@ -134,12 +134,8 @@ public struct LogReader: Sendable {
         for (position, range) in frame.records.enumerated() {
           let sequence = frame.firstSequence + UInt64(position)
           guard sequence >= lower, sequence <= upper else { continue }
-          let record: EventRecord
-          do { record = try EventRecord.parse(bytes, range, sequence: sequence) } catch {
-            throw FileJournalError.corrupted(
-              segment: segment.name, offset: location.offset, lastGoodSequence: sequence - 1,
-              reason: "bad event record: \(error)")
-          }
+          let record = try RecordCheck.read(
+            bytes, range, sequence: sequence, segment: segment.name, frameOffset: location.offset)
           try body(
             sequence, record,
             RecordLocation(

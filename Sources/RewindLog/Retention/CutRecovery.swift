@@ -5,14 +5,14 @@ struct CutRecovery {
   /// The cut record; `nil` for a log that was never cut.
   var anchor: CutAnchor?
   /// Segment files the cut accounts for that are still on disk.
-  var leftovers: [(name: String, first: UInt64)] = []
+  var leftovers: [SegmentEntry] = []
   /// The segment files to scan, in order.
-  var kept: [(name: String, first: UInt64)]
+  var kept: [SegmentEntry]
 
   /// Reads the cut record in `directory` (if any) and splits `names` (sorted by first sequence) at it.
   /// - Throws: the errors of ``CutAnchor/load(directory:fileSystem:)``; ``FileJournalError/corrupted(segment:offset:lastGoodSequence:reason:)``
   ///   when no segment starts right after the cut.
-  init(directory: String, fileSystem: any LogFileSystem, names: [(name: String, first: UInt64)])
+  init(directory: String, fileSystem: any LogFileSystem, names: [SegmentEntry])
     throws(FileJournalError)
   {
     anchor = try CutAnchor.load(directory: directory, fileSystem: fileSystem)
@@ -21,11 +21,11 @@ struct CutRecovery {
       return
     }
     let through = anchor.throughSequence
-    leftovers = names.filter { $0.first <= through }
-    kept = names.filter { $0.first > through }
+    leftovers = names.filter { $0.firstSequence <= through }
+    kept = names.filter { $0.firstSequence > through }
     // The first kept segment starts right after the cut; a segment that straddles it, or none at all,
     // means the segments and the record disagree (the record was edited, or segments removed).
-    guard let first = kept.first, first.first == through + 1 else {
+    guard let first = kept.first, first.firstSequence == through + 1 else {
       throw .corrupted(
         segment: CutAnchor.fileName, offset: 0, lastGoodSequence: through,
         reason:

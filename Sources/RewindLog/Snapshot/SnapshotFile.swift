@@ -303,15 +303,12 @@ struct SnapshotFile {
     return parse(try file.read(at: 0, count: Int(size)))
   }
 
-  static func fileName(sequence: UInt64) -> String {
-    let digits = String(sequence)
-    return "snapshot-" + String(repeating: "0", count: max(0, 20 - digits.count)) + digits + ".bin"
-  }
+  /// How snapshot files are named.
+  private static let naming = NumberedFileName(prefix: "snapshot-", suffix: ".bin")
 
-  static func sequence(fromFileName name: String) -> UInt64? {
-    guard name.hasPrefix("snapshot-"), name.hasSuffix(".bin") else { return nil }
-    return UInt64(name.dropFirst(9).dropLast(4))
-  }
+  static func fileName(sequence: UInt64) -> String { naming.name(sequence) }
+
+  static func sequence(fromFileName name: String) -> UInt64? { naming.number(in: name) }
 
   /// The newest snapshot file in `directory` whose header reads back (checksum and layout; version 1 and 2
   /// files, whose one checksum covers the state, are read whole), if any: where an open starts reading.

@@ -30,6 +30,16 @@ public struct ParsedArguments: Sendable, Equatable {
     }
     return number
   }
+
+  /// Positional argument `index` as a sequence number (a `SEQ` argument).
+  /// - Throws: ``UsageError`` when it is not a non-negative integer.
+  func sequence(positional index: Int) throws(UsageError) -> UInt64 {
+    let text = index < positionals.count ? positionals[index] : ""
+    guard let value = UInt64(text) else {
+      throw UsageError("SEQ must be a non-negative integer, not '\(text)'")
+    }
+    return value
+  }
 }
 
 /// A command line the tool cannot act on; exits with status 64 (`EX_USAGE`).

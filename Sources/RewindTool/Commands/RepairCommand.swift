@@ -56,18 +56,8 @@ enum RepairCommand {
   static func plan(_ directory: String, key: ChainKey?) throws -> Plan? {
     let segments = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
       .filter { $0.hasPrefix("segment-") && $0.hasSuffix(".log") }.sorted()
-    let damage: (segment: String, offset: UInt64, lastGood: UInt64, reason: String)
-    do {
-      // The checks repair acts on: structure, chain, and every record (what `verify` reports).
-      let report = try FileJournal<Int>.verify(directory: directory, key: key)
-      guard let torn = report.tornTail else { return nil }
-      damage = (torn.segment, torn.wholeSegment ? 0 : torn.offset, report.lastSequence, torn.description)
-    } catch let error as FileJournalError {
-      guard error.code == .corrupted || error.code == .tampered, let segment = error.location?.segment,
-        let offset = error.location?.offset, let last = error.lastGoodSequence
-      else { throw error }
-      damage = (segment, offset, last, error.description)
-    }
+    // The checks repair acts on, in the order it acts: structure, chain, and every record.
+    guard let damage = try LogRepair.firstDamage(directory: directory, key: key) else { return nil }
     var moved: [String] = []
     let size =
       (try? FileManager.default.attributesOfItem(atPath: directory + "/" + damage.segment)[.size] as? UInt64)
@@ -80,6 +70,6 @@ enum RepairCommand {
           + (size.map { " (\($0 - min($0, damage.offset)) bytes)" } ?? ""))
     }
     moved += segments.filter { $0 > damage.segment }.map { "\($0) (whole segment)" }
-    return Plan(reason: damage.reason, lastGood: damage.lastGood, moved: moved)
+    return Plan(reason: damage.reason, lastGood: damage.lastGoodSequence, moved: moved)
   }
 }

@@ -1,5 +1,10 @@
 /// Audit operations on a log directory that need none of the app's types: verification against the hash
-/// chain and an anchor, the current anchor, and export (see `LogAudit+Export.swift`).
+/// chain and an anchor and the current anchor (here), export (`Export/LogAudit+Export.swift`) and reading
+/// events as trees (`Reading/LogAudit+Reading.swift`).
+///
+/// ``verify(directory:key:anchor:progress:)`` is the one way to verify a log directory; its
+/// ``AuditReport`` names the first problem, and ``AuditReport/requireIntact()`` throws it instead.
+/// ``ChainVerifier`` runs the same frame checks over frames that come from elsewhere.
 ///
 /// All of them are read-only: they open segment files for reading, take no lock and never change the
 /// log, so they work while a journal (in this or another process) has the log open for writing.
@@ -8,9 +13,17 @@ public enum LogAudit {
   /// event at which the log was modified, deleted from, reordered, inserted into, damaged or, against
   /// `anchor`, truncated.
   ///
-  /// Findings are returned in the report, not thrown. Without an anchor, a log whose tail was cut off at a
-  /// frame boundary verifies: store ``AuditReport/head`` (or ``FileJournal/anchor()``) elsewhere and pass
-  /// it back to detect that.
+  /// Findings are returned in the report, not thrown: check ``AuditReport/isIntact``, or call
+  /// ``AuditReport/requireIntact()`` to throw the first problem. Without an anchor, a log whose tail was
+  /// cut off at a frame boundary verifies: store ``AuditReport/head`` (or ``FileJournal/anchor()``)
+  /// elsewhere and pass it back to detect that.
+  ///
+  /// ```swift
+  /// let report = try LogAudit.verify(directory: path)
+  /// if let problem = report.firstProblem { print(problem) }  // "deleted at event 812 (segment-…, byte 40960): …"
+  /// // or, where any problem is an error:
+  /// try LogAudit.verify(directory: path).requireIntact()
+  /// ```
   ///
   /// - Parameters:
   ///   - directory: The log directory.
@@ -54,14 +67,13 @@ public enum LogAudit {
   package static func anchor(
     directory: String, key: ChainKey? = nil, fileSystem: any LogFileSystem
   ) throws(FileJournalError) -> LogAnchor? {
-    let report = try verify(directory: directory, key: key, fileSystem: fileSystem)
-    if let problem = report.firstProblem { throw FileJournalError(problem) }
-    return report.head
+    try verify(directory: directory, key: key, fileSystem: fileSystem).requireIntact().head
   }
 }
 
 extension FileJournalError {
-  /// The error that matches a finding: damage is `corrupted`, a change to what was written is `tampered`.
+  /// The error that matches a finding: damage is `corrupted`, a change to what was written is `tampered`,
+  /// with the finding's words.
   init(_ finding: AuditFinding) {
     switch finding.kind {
     case .corrupted, .undecodable:
@@ -69,8 +81,10 @@ extension FileJournalError {
         segment: finding.segment, offset: finding.offset, lastGoodSequence: finding.lastGoodSequence,
         reason: finding.detail)
     case .modified, .deleted, .reordered, .inserted, .truncated:
-      self = .tampered(
-        segment: finding.segment, offset: finding.offset, lastGoodSequence: finding.lastGoodSequence)
+      self.init(
+        .tampered, "tampered log: \(finding); last good event is \(finding.lastGoodSequence)",
+        location: LogLocation(segment: finding.segment, offset: finding.offset),
+        lastGoodSequence: finding.lastGoodSequence)
     }
   }
 }

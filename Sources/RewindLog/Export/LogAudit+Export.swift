@@ -98,10 +98,11 @@ extension LogAudit {
             if sequence > wanted.upperBound { return false }
           }
           let record: EventRecord
-          do { record = try EventRecord.parse(visit.bytes, range, sequence: sequence) } catch {
-            failure = FileJournalError.corrupted(
-              segment: visit.segment, offset: visit.offset, lastGoodSequence: sequence - 1,
-              reason: "event \(sequence) has a bad record: \(error)")
+          do {
+            record = try RecordCheck.read(
+              visit.bytes, range, sequence: sequence, segment: visit.segment, frameOffset: visit.offset)
+          } catch {
+            failure = error
             return false
           }
           if batch { buffer.append(contentsOf: (summary.eventCount == 0 ? "\n" : ",\n").utf8) }

@@ -17,10 +17,12 @@ struct LogVerifier {
   /// The state of the walk along the chain.
   private struct Walk {
     var report: AuditReport
-    var expected: UInt64 = 1
-    var chain: SHA256.Digest?
-    var logID: [UInt8]?
-    var keyCheck: SHA256.Digest?
+    /// Where the log starts: event 1, or the event after a retention cut.
+    var firstSequence: UInt64 = 1
+    /// The walk along the chain, from the first segment header on.
+    var chain: ChainVerifier?
+    /// What every segment header must repeat, from the first one.
+    var continuity: SegmentContinuity?
     var done: UInt64 = 0
     var total: UInt64 = 0
     var reported: UInt64 = 0
@@ -30,9 +32,15 @@ struct LogVerifier {
     var lastEnd: UInt64 = 0
     var cut: CutRecovery?
 
-    mutating func find(_ kind: AuditFinding.Kind, _ segment: String, _ offset: Int, _ detail: String) {
+    /// The sequence number the next frame must start at.
+    var expected: UInt64 { chain?.nextSequence ?? firstSequence }
+
+    /// Records the first problem, at `sequence` (by default the next expected event).
+    mutating func find(
+      _ kind: AuditFinding.Kind, _ segment: String, _ offset: Int, _ detail: String, sequence: UInt64? = nil
+    ) {
       report.firstProblem = AuditFinding(
-        kind: kind, sequence: expected, segment: segment, offset: UInt64(offset), detail: detail)
+        kind: kind, sequence: sequence ?? expected, segment: segment, offset: UInt64(offset), detail: detail)
     }
   }
 
@@ -55,7 +63,7 @@ struct LogVerifier {
     }
     let names = cut.kept
     walk.cut = cut
-    walk.expected = cut.firstSequence
+    walk.firstSequence = cut.firstSequence
     walk.report.cut = cut.anchor?.summary
     walk.report.segmentCount = names.count
     for entry in names { walk.total += try size(of: entry.name) }
@@ -64,7 +72,8 @@ struct LogVerifier {
       defer { segment.close() }
       let base = walk.done
       let complete = try verifySegment(
-        entry, &segment, isLast: index == names.count - 1, rest: names[(index + 1)...], base: base, &walk)
+        entry, &segment, isFirst: index == 0, isLast: index == names.count - 1, rest: names[(index + 1)...],
+        base: base, &walk)
       guard complete else { break segments }
       walk.done = base + segment.size
       reportProgress(&walk, force: false)
@@ -95,8 +104,8 @@ struct LogVerifier {
 
   /// Verifies one segment; false when a finding or a torn tail ends the walk.
   private func verifySegment(
-    _ entry: (name: String, first: UInt64), _ segment: inout SegmentReader, isLast: Bool,
-    rest: ArraySlice<(name: String, first: UInt64)>, base: UInt64, _ walk: inout Walk
+    _ entry: SegmentEntry, _ segment: inout SegmentReader, isFirst: Bool, isLast: Bool,
+    rest: ArraySlice<SegmentEntry>, base: UInt64, _ walk: inout Walk
   ) throws(FileJournalError) -> Bool {
     let name = entry.name
     let header: SegmentHeader
@@ -109,67 +118,23 @@ struct LogVerifier {
       }
       return false
     }
-    if walk.logID == nil {
-      try LogScanner.checkKey(key, against: header, segment: name)
-      walk.logID = header.logID
-      walk.keyCheck = header.keyCheck
+    if walk.continuity == nil, let cut = walk.cut {
       walk.report.isKeyed = header.isKeyed
       do {
-        walk.chain =
-          try walk.cut?.startChain(logID: header.logID, key: key)
-          ?? SegmentHeader.genesisChain(logID: header.logID)
-      } catch
-        where
-        error.code == .tampered
-      {
+        let started = try SegmentContinuity.start(header, segment: name, key: key, cut: cut)
+        walk.continuity = started.continuity
+        walk.chain = ChainVerifier(chain: started.chain, nextSequence: walk.firstSequence, key: key)
+      } catch  where error.code == .tampered {
         walk.find(.modified, CutAnchor.fileName, 0, error.message)
         return false
       }
     }
-    guard header.logID == walk.logID else {
-      walk.find(.corrupted, name, 0, "segment belongs to another log")
-      return false
-    }
-    guard header.keyCheck == walk.keyCheck else {
-      walk.find(.modified, name, 0, "segment header's key check differs from the first segment's")
-      return false
-    }
-    if header.firstSequence != walk.expected {
-      // A later segment in its place: deleted only if the missing events are nowhere; a segment that
-      // belongs further on while the expected one comes later is out of order.
-      let kind: AuditFinding.Kind
-      if header.firstSequence < walk.expected {
-        kind = .inserted
-      } else if rest.contains(where: { $0.first == walk.expected })
-        || Self.isRenamed(walk.expected, in: rest, scanner)
-      {
-        kind = .reordered
-      } else {
-        kind = .deleted
-      }
-      walk.find(
-        kind, name, 0,
-        kind == .reordered
-          ? "segment starts at event \(header.firstSequence), expected \(walk.expected); the segment holding event \(walk.expected) comes later (segments out of order)"
-          : "segment starts at event \(header.firstSequence), expected \(walk.expected)")
-      return false
-    }
-    guard entry.first == walk.expected else {
-      walk.find(
-        .corrupted, name, 0,
-        "segment file is named for event \(entry.first), its header says \(walk.expected)")
-      return false
-    }
-    guard header.previousChain == walk.chain else {
-      if walk.report.frameCount == 0, let anchor = walk.cut?.anchor {
-        walk.find(
-          .modified, CutAnchor.fileName, 0,
-          "the cut record's chain value after event \(anchor.throughSequence) differs from the one \(name) continues (forged or edited record, or a replaced segment)"
-        )
-        return false
-      }
-      walk.find(
-        .modified, name, 0, "the chain value before this segment differs from the previous segment's end")
+    if let problem = walk.continuity?.problem(
+      with: header, of: entry, at: (walk.expected, walk.chain?.chain),
+      cutThrough: isFirst ? walk.cut?.anchor?.throughSequence : nil)
+    {
+      let (kind, segment, detail) = finding(for: problem, in: name, rest: rest)
+      walk.find(kind, segment, 0, detail)
       return false
     }
     walk.lastSegment = name
@@ -198,9 +163,37 @@ struct LogVerifier {
     return true
   }
 
+  /// The finding for a header problem of segment `name`: what it means for the log, where, and why.
+  private func finding(
+    for problem: SegmentContinuity.Problem, in name: String, rest: ArraySlice<SegmentEntry>
+  )
+    -> (AuditFinding.Kind, segment: String, detail: String)
+  {
+    switch problem {
+    case .otherLog, .misnamed: return (.corrupted, name, problem.description)
+    case .keyCheckDiffers, .chainBreak(nil, _): return (.modified, name, problem.description)
+    case .chainBreak(let through?, _):
+      // The first segment after a cut: the record does not fit the log.
+      let error = FileJournalError.tamperedCut(reason: problem.description, lastGoodSequence: through)
+      return (.modified, CutAnchor.fileName, error.message)
+    case .startsAt(let found, let expected):
+      // A later segment in its place: deleted only if the missing events are nowhere; a segment that
+      // belongs further on while the expected one comes later is out of order.
+      if found < expected { return (.inserted, name, problem.description) }
+      if rest.contains(where: { $0.firstSequence == expected }) || Self.isRenamed(expected, in: rest, scanner)
+      {
+        return (
+          .reordered, name,
+          problem.description + "; the segment holding event \(expected) comes later (segments out of order)"
+        )
+      }
+      return (.deleted, name, problem.description)
+    }
+  }
+
   /// Whether a later segment's header says it starts at `sequence` (a file renamed along with others).
   private static func isRenamed(
-    _ sequence: UInt64, in rest: ArraySlice<(name: String, first: UInt64)>, _ scanner: LogScanner
+    _ sequence: UInt64, in rest: ArraySlice<SegmentEntry>, _ scanner: LogScanner
   ) -> Bool {
     rest.contains { entry in
       guard let segment = try? scanner.open(entry.name) else { return false }
@@ -216,84 +209,58 @@ struct LogVerifier {
   /// Checks one checksum-valid frame against the chain; false after a finding.
   private func verifyFrame(
     _ frame: Frame.Parsed, at absolute: UInt64, in reader: inout SegmentReader,
-    rest: ArraySlice<(name: String, first: UInt64)>, _ walk: inout Walk
+    rest: ArraySlice<SegmentEntry>, _ walk: inout Walk
   ) throws(FileJournalError) -> Bool {
-    let expected = walk.expected
-    let offset = Int(absolute)
-    let segment = reader.name
+    guard var chain = walk.chain else { return false }
     // The frame's ranges are relative to the reader's window, read before anything below moves it.
-    let bytes = reader.window
-    guard let chain = walk.chain else { return false }
-    if frame.firstSequence < expected {
-      walk.find(
-        .inserted, segment, offset,
-        "a frame holding events \(frame.firstSequence)...\(frame.firstSequence + UInt64(frame.count) - 1) where event \(expected) belongs"
-      )
+    if let problem = chain.verify(frame, in: reader.window) {
+      let (kind, detail) = try refine(problem, of: frame, at: absolute, in: &reader, rest: rest, chain: chain)
+      var sequence: UInt64?
+      if case .undecodable(let record) = problem { sequence = record.sequence }
+      walk.find(kind, reader.name, Int(absolute), detail, sequence: sequence)
       return false
     }
-    if frame.firstSequence > expected {
-      let later = try laterFrames(after: absolute + UInt64(frame.totalSize), in: &reader, rest: rest)
-      if later.contains(where: { $0.chain == frame.storedChain }) {
-        walk.find(
-          .inserted, segment, offset,
-          "a copy of the frame of events \(frame.firstSequence)...\(frame.firstSequence + UInt64(frame.count) - 1) where event \(expected) belongs"
-        )
-      } else if later.contains(where: { $0.first == expected }) {
-        walk.find(
-          .reordered, segment, offset,
-          "a frame starting at event \(frame.firstSequence) where event \(expected) belongs; event \(expected)'s frame comes later"
-        )
-      } else {
-        walk.find(
-          .deleted, segment, offset,
-          "events \(expected)...\(frame.firstSequence - 1) are missing: the next frame starts at event \(frame.firstSequence)"
-        )
-      }
-      return false
-    }
-    let computed = Frame.chainValue(previous: chain, hashed: bytes[frame.hashed], key: key)
-    guard computed == frame.storedChain else {
-      // A frame slipped in before the right one: the following frame still links to the chain before it.
-      if case .frame(let next) = try reader.parse(at: absolute + UInt64(frame.totalSize), detectZeros: false),
-        next.firstSequence == expected,
-        Frame.chainValue(previous: chain, hashed: reader.window[next.hashed], key: key) == next.storedChain
-      {
-        walk.find(
-          .inserted, segment, offset, "a frame whose chain value does not link; the frame after it does")
-      } else {
-        walk.find(
-          .modified, segment, offset,
-          walk.report.isKeyed
-            ? "the frame's keyed chain value (HMAC-SHA-256) does not match its contents"
-            : "the frame's chain value (SHA-256) does not match its contents")
-      }
-      return false
-    }
-    for (position, range) in frame.records.enumerated() {
-      let sequence = frame.firstSequence + UInt64(position)
-      do {
-        let record = try EventRecord.parse(bytes, range, sequence: sequence)
-        if record.codec == .binary { _ = try BinaryValue.decode(Array(record.payload)) }
-        if record.typeNameIsCase, EventRecord.firstKey(in: record.bytes, record.payloadRange) == nil {
-          throw BinaryCodecError.mismatch(
-            expected: "a keyed payload naming the event type", found: "none", offset: 0)
-        }
-      } catch {
-        walk.expected = sequence
-        walk.find(.undecodable, segment, offset, "event \(sequence) does not decode: \(error)")
-        return false
-      }
-    }
-    let last = frame.firstSequence + UInt64(frame.count) - 1
-    walk.chain = computed
-    walk.expected = last + 1
+    walk.chain = chain
+    guard let head = chain.head else { return false }
     walk.report.frameCount += 1
-    walk.report.lastSequence = last
-    walk.report.head = LogAnchor(sequence: last, chain: computed)
-    if let anchor, frame.firstSequence <= anchor.sequence, anchor.sequence <= last {
-      walk.anchorFrame = (last, computed)
+    walk.report.lastSequence = head.sequence
+    walk.report.head = head
+    if let anchor, frame.firstSequence <= anchor.sequence, anchor.sequence <= head.sequence {
+      walk.anchorFrame = (head.sequence, head.chain)
     }
     return true
+  }
+
+  /// What a frame's problem means for the log, told apart by the frames after it: a copy of a later frame
+  /// or a frame slipped in before the right one is an insertion, and a frame whose missing events come
+  /// later is a reordering.
+  private func refine(
+    _ problem: FrameProblem, of frame: Frame.Parsed, at absolute: UInt64, in reader: inout SegmentReader,
+    rest: ArraySlice<SegmentEntry>, chain: ChainVerifier
+  ) throws(FileJournalError) -> (AuditFinding.Kind, detail: String) {
+    let next = absolute + UInt64(frame.totalSize)
+    switch problem {
+    case .startsAfter(let first, let expected):
+      let later = try laterFrames(after: next, in: &reader, rest: rest)
+      if later.contains(where: { $0.chain == frame.storedChain }) {
+        let last = first + UInt64(frame.count) - 1
+        return (.inserted, "a copy of the frame of events \(first)...\(last) where event \(expected) belongs")
+      }
+      if later.contains(where: { $0.first == expected }) {
+        return (
+          .reordered,
+          "a frame starting at event \(first) where event \(expected) belongs; event \(expected)'s frame comes later"
+        )
+      }
+    case .chainMismatch:
+      if case .frame(let following) = try reader.parse(at: next, detectZeros: false),
+        following.firstSequence == chain.nextSequence, chain.links(following, in: reader.window)
+      {
+        return (.inserted, "a frame whose chain value does not link; the frame after it does")
+      }
+    case .startsBefore, .undecodable, .malformed: break
+    }
+    return (problem.kind, problem.description)
   }
 
   private func checkAnchor(_ anchor: LogAnchor, _ walk: inout Walk) {
@@ -328,7 +295,7 @@ struct LogVerifier {
   /// The segment and frame offset holding `sequence`, found by a second, structural pass (rarely needed).
   private func locate(_ sequence: UInt64) -> (String, UInt64)? {
     guard let names = try? scanner.segmentNames() else { return nil }
-    for entry in names.reversed() where entry.first <= sequence {
+    for entry in names.reversed() where entry.firstSequence <= sequence {
       guard var segment = try? scanner.open(entry.name) else { return nil }
       defer { segment.close() }
       guard let bytes = try? segment.headerBytes(), case .success(let header) = SegmentHeader.parse(bytes)
@@ -350,7 +317,7 @@ struct LogVerifier {
   /// The first sequence numbers and stored chain values of the checksum-valid frames from `offset` on, in
   /// this segment and the later ones: enough to tell a reordering from a deletion or a duplicate.
   private func laterFrames(
-    after offset: UInt64, in reader: inout SegmentReader, rest: ArraySlice<(name: String, first: UInt64)>
+    after offset: UInt64, in reader: inout SegmentReader, rest: ArraySlice<SegmentEntry>
   ) throws(FileJournalError) -> [(first: UInt64, chain: SHA256.Digest)] {
     var found = try Self.frames(in: &reader, from: offset)
     for entry in rest {
