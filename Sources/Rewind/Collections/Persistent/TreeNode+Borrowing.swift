@@ -79,9 +79,14 @@ extension TreeNode {
     }
   }
 
-  /// Releases the entries in `bits`, in runs: one call per run (see `deinit`).
+  /// Releases the entries in `bits`: children one by one (`releaseChildren(_:)`), values in runs, one call
+  /// per run (see `deinit`).
   @inlinable
   func releaseEntries(_ bits: UInt64) {
+    guard isLeaf else {
+      releaseChildren(bits)
+      return
+    }
     var bits = bits
     while bits != 0 {
       let start = bits.trailingZeroBitCount
