@@ -56,7 +56,7 @@ private func measureLaunch<R: LaunchReducer>(_ reducer: R.Type, rows: Int, repor
   case "skip": try openOnce(R.self, name: name, directory: directory, skippingOpen: true, reporter: reporter)
   case "state":
     reporter.progress("\(name): the state's own heap bytes \(launchStateBytes(R.self, rows: rows))")
-  default: try measureLaunchOpen(R.self, name: name, directory: directory, reporter: reporter)
+  default: try measureLaunchOpen(R.self, name: name, rows: rows, directory: directory, reporter: reporter)
   }
 }
 
@@ -81,7 +81,7 @@ private func processCPUSeconds() -> Double {
 let launchEventCount = 30_000
 
 private func measureLaunchOpen<R: LaunchReducer>(
-  _ reducer: R.Type, name: String, directory: String, reporter: Reporter
+  _ reducer: R.Type, name: String, rows: Int, directory: String, reporter: Reporter
 ) throws {
   let snapshot = try newestSnapshot(in: directory)
   var samples: [Double] = []
@@ -104,6 +104,12 @@ private func measureLaunchOpen<R: LaunchReducer>(
   // On a machine shared with other work, the CPU time the process used (every thread, user and system)
   // says what the open costs when the wall clock also counts the time it waited for a core.
   reporter.progress("\(name): CPU time \(String(format: "%.2f", median(cpuSamples) * 1000)) ms (median)")
+  if R.self == LaunchRows.self {
+    let floor = launchBuildFloor(rows: rows)
+    reporter.progress(
+      "\(name): the same list built in memory from its bytes " + String(format: "%.2f", floor.wall * 1000)
+        + " ms (CPU time " + String(format: "%.2f", floor.cpu * 1000) + " ms)")
+  }
   let read = try medianSeconds(repetitions: 21) { blackHole(try readWholeFile(snapshot)) }
   reporter.report(Measurement(name: name, unit: "ms", median: median(samples) * 1000, baseline: read * 1000))
 }
@@ -128,6 +134,29 @@ private func openOnce<R: LaunchReducer>(
     blackHole(store)
   }
   reporter.progress("\(name): snapshot file \(fileBytes) bytes; heap bytes kept by the open \(kept)")
+}
+
+/// The floor under decoding the list: seconds to make each row's title from bytes in memory (a `String`
+/// each, as decoding makes) and build the rows into an ``IdentifiedArray`` (bottom-up), median of five, in
+/// wall-clock and CPU time.
+private func launchBuildFloor(rows: Int) -> (wall: Double, cpu: Double) {
+  let titles = (0..<rows).map { Array("Row \($0): a title of a row".utf8) }
+  var wall: [Double] = []
+  var cpu: [Double] = []
+  for repetition in 0..<6 {
+    let cpuStarted = processCPUSeconds()
+    let started = now()
+    let list = IdentifiedArray(
+      uniqueElements: (0..<rows).map {
+        LaunchRows.Row(id: $0, title: String(decoding: titles[$0], as: UTF8.self))
+      })
+    if repetition > 0 {
+      wall.append(now() - started)
+      cpu.append(processCPUSeconds() - cpuStarted)
+    }
+    blackHole(list)
+  }
+  return (median(wall), median(cpu))
 }
 
 /// The state's own size: heap bytes in use after building, in memory, the state the log ends with.
