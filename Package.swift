@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.2
 import PackageDescription
 
 // Rewind: an event-sourced state store. No package dependencies, by design.
@@ -11,6 +11,7 @@ let package = Package(
     .library(name: "RewindLog", targets: ["RewindLog"]),
     .library(name: "RewindComponents", targets: ["RewindComponents"]),
     .library(name: "RewindTesting", targets: ["RewindTesting"]),
+    .library(name: "RewindShip", targets: ["RewindShip"]),
     .library(name: "RewindTool", targets: ["RewindTool"]),
     .executable(name: "rewind", targets: ["rewind"]),
     .executable(name: "rewind-bench", targets: ["rewind-bench"]),
@@ -21,15 +22,17 @@ let package = Package(
     .target(name: "RewindDiff"),
     // C builtins Swift cannot call (a cache prefetch, the CRC-32C instruction); not a package dependency.
     .target(name: "CRewind"),
-    .target(name: "Rewind", dependencies: ["RewindDiff", "CRewind"]),
+    .target(name: "Rewind", dependencies: ["RewindDiff", "CRewind"], swiftSettings: [.strictMemorySafety()]),
     .target(name: "RewindLog", dependencies: ["Rewind", "CRewind"]),
     .target(name: "RewindComponents", dependencies: ["Rewind", "RewindDiff"]),
     .target(name: "RewindTesting", dependencies: ["Rewind"]),
-    .target(name: "RewindTool", dependencies: ["Rewind", "RewindLog"]),
+    // Ships a log to NATS JetStream (its own small NATS client) and verifies what a stream holds.
+    .target(name: "RewindShip", dependencies: ["Rewind", "RewindLog"]),
+    .target(name: "RewindTool", dependencies: ["Rewind", "RewindLog", "RewindShip"]),
     .executableTarget(name: "rewind", dependencies: ["RewindTool"]),
     .executableTarget(
       name: "rewind-bench",
-      dependencies: ["Rewind", "RewindDiff", "RewindLog", "RewindComponents", "RewindTesting"],
+      dependencies: ["Rewind", "RewindDiff", "RewindLog", "RewindComponents", "RewindTesting", "RewindShip"],
       path: "Benchmarks"
     ),
     .executableTarget(name: "Mailbox", dependencies: ["Rewind"], path: "Examples/Mailbox"),
@@ -46,11 +49,11 @@ let package = Package(
       name: "rewind-crash-child", dependencies: ["Rewind", "RewindLog", "RewindTestSupport"],
       path: "Tests/CrashChild"),
     .testTarget(name: "RewindDiffTests", dependencies: ["RewindDiff", "RewindTesting"]),
-    .testTarget(name: "RewindTests", dependencies: ["Rewind", "RewindTesting"]),
+    .testTarget(name: "RewindTests", dependencies: ["Rewind", "RewindTesting", "RewindTestSupport"]),
     .testTarget(name: "RewindTestingTests", dependencies: ["Rewind", "RewindTesting"]),
     .testTarget(
       name: "RewindComponentsTests",
-      dependencies: ["RewindComponents", "Rewind", "RewindDiff", "RewindTesting"]),
+      dependencies: ["RewindComponents", "Rewind", "RewindDiff", "RewindTesting", "RewindTestSupport"]),
     .testTarget(
       // The kill -9 harness launches rewind-crash-child: depending on it makes `swift test` build it.
       name: "RewindLogTests",
@@ -60,6 +63,20 @@ let package = Package(
       name: "InboxTests",
       dependencies: [
         "InboxCore", "Inbox", "Rewind", "RewindComponents", "RewindLog", "RewindTesting", "RewindTestSupport",
+      ]),
+    .testTarget(
+      // Starts Debian's nats-server on loopback ports, and kills `rewind ship` children: it builds `rewind`.
+      name: "RewindShipTests",
+      dependencies: [
+        "RewindShip", "RewindLog", "Rewind", "RewindTesting", "RewindTestSupport", "rewind",
+        "rewind-crash-child",
+      ]),
+    .testTarget(
+      // The guides' Swift blocks, written into Generated/ by Scripts/docs-snippets.sh: the build compiles
+      // them, and a test fails when they are out of date with README.md and Docs/.
+      name: "DocsSnippetTests",
+      dependencies: [
+        "Rewind", "RewindDiff", "RewindLog", "RewindTesting", "RewindComponents", "RewindShip", "RewindTool",
       ]),
     .testTarget(
       // Runs the real `rewind` executable: depending on it makes `swift test` build it.

@@ -232,7 +232,7 @@ private func writeLog(_ events: [Event<BenchNote>], to directory: String) throws
 }
 
 /// Events per second to open the log, decode every event and reduce it into a store.
-private func replayRate<R: Reducer & Sendable>(
+private func replayRate<R: Reducer>(
   directory: String, count: Int, reducer: R, repetitions: Int = 3
 ) throws -> Double where R.State == BenchNotes.State, R.Action: Codable {
   let seconds = try medianSeconds(repetitions: repetitions) {

@@ -18,7 +18,7 @@ func measureOpen(events count: Int, reporter: Reporter) throws {
     action: OpenRows.scatteredEdit, reporter: reporter)
 }
 
-private func measureOpen<R: Reducer & Sendable>(
+private func measureOpen<R: Reducer>(
   _ name: String, events count: Int, initialState: () -> R.State, reducer: R, action: (Int) -> BenchNote,
   reporter: Reporter
 ) throws where R.Action == BenchNote, R.State: Codable & Sendable {
@@ -47,7 +47,7 @@ private func measureOpen<R: Reducer & Sendable>(
 
 /// Writes `count` events through a store opened with the default options (snapshots included), then waits
 /// for the snapshot the last events made due.
-private func writeOpenLog<R: Reducer & Sendable>(
+private func writeOpenLog<R: Reducer>(
   _ count: Int, to directory: String, initialState: R.State, reducer: R, action: (Int) -> BenchNote
 ) throws where R.Action == BenchNote, R.State: Codable & Sendable {
   let store = try Store.open(directory: directory, initialState: initialState, reducer: reducer)

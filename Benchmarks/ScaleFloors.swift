@@ -24,12 +24,12 @@ func editFloors(rows: Int, ids: [Int]) -> [Measurement] {
   var independent: [Double] = []
   for _ in 0..<5 {
     var list = IdentifiedArray(uniqueElements: (0..<rows).map(ScaleList.row))
-    unique.append(time { toggle(&list, ids) })
+    unique.append(time { toggleUnique(&list, ids) })
     let first = IdentifiedArray(uniqueElements: (0..<rows).map(ScaleList.row))
     var version = first
     kept.append(time { version = toggledVersion(of: first, ids) })
     var table = Dictionary(uniqueKeysWithValues: (0..<rows).map { ($0, ScaleList.row($0)) })
-    dictionary.append(time { toggle(&table, ids) })
+    dictionary.append(time { toggleDictionary(&table, ids) })
     var array = (0..<rows).map(ScaleList.row)
     dependent.append(time { toggleOneAfterAnother(&array, ids) })
     independent.append(time { toggle(&array, ids) })
@@ -49,24 +49,42 @@ func editFloors(rows: Int, ids: [Int]) -> [Measurement] {
   ]
 }
 
+/// µs per edit of a kept version of a list of `rows` rows (as `scale/edit-by-id-kept-rows=N`), median of five
+/// runs: the part of a send the growth goals do not count as the store's.
+func keptEditMicroseconds(rows: Int, ids: [Int]) -> Double {
+  let ids = opaque(ids)
+  let first = IdentifiedArray(uniqueElements: (0..<rows).map(ScaleList.row))
+  var samples: [Double] = []
+  for _ in 0..<5 {
+    var version: IdentifiedArray<ScaleList.Row>?
+    samples.append(time { version = toggledVersion(of: first, ids) })
+    blackHole(version)  // freed here, outside the timing
+  }
+  return median(samples) / Double(ids.count) * 1e6
+}
+
+// Each floor's loop is a function of its own that calls no other, so that `Scripts/scale-callgrind.sh ROWS
+// floors` reads each one's count directly (inclusive), with nothing to subtract.
+
+/// `ids` toggled in `list`, whose storage is unique.
 @inline(never)
-private func toggle(_ list: inout IdentifiedArray<ScaleList.Row>, _ ids: [Int]) {
+private func toggleUnique(_ list: inout IdentifiedArray<ScaleList.Row>, _ ids: [Int]) {
   for id in ids { list[id: id]?.flag.toggle() }
 }
 
-/// `first` with `ids` toggled, `first` kept: the first edit of each leaf copies it. (A function of its own, so
-/// that `Scripts/scale-callgrind.sh ROWS floors` can count it apart from the edits of unique storage.)
+/// `first` with `ids` toggled, `first` kept: the first edit of each leaf copies it.
 @inline(never)
 private func toggledVersion(
   of first: IdentifiedArray<ScaleList.Row>, _ ids: [Int]
 ) -> IdentifiedArray<ScaleList.Row> {
   var version = first
-  toggle(&version, ids)
+  for id in ids { version[id: id]?.flag.toggle() }
   return version
 }
 
+/// `ids` toggled in a dictionary of the same rows.
 @inline(never)
-private func toggle(_ table: inout [Int: ScaleList.Row], _ ids: [Int]) {
+private func toggleDictionary(_ table: inout [Int: ScaleList.Row], _ ids: [Int]) {
   for id in ids { table[id]?.flag.toggle() }
 }
 

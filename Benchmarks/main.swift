@@ -13,6 +13,7 @@ let suites: [Suite] = [
   effectsSuite,
   viewsSuite,
   scaleSuite,
+  shipSuite,
 ]
 
 let usage = """

@@ -8,22 +8,21 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-modules=(Rewind RewindDiff RewindLog RewindComponents RewindTesting RewindTool)
+modules=(Rewind RewindDiff RewindLog RewindComponents RewindTesting RewindShip RewindTool)
 graphs=.build/symbol-graphs
 rm -rf "$graphs" .build/docs && mkdir -p "$graphs" .build/docs
-# A fresh scratch directory: symbol graphs are written only when a module is compiled.
-rm -rf .build-docs
-for module in "${modules[@]}"; do
-  swift build --target "$module" --scratch-path .build-docs \
-    -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$PWD/$graphs/all" \
-    -Xswiftc -symbol-graph-minimum-access-level -Xswiftc public
-done
+for module in "${modules[@]}"; do swift build --target "$module" --scratch-path .build-docs; done
+bin=$(swift build --scratch-path .build-docs --show-bin-path)
+triple=$(swiftc -print-target-info | sed -n 's/.*"triple": *"\([^"]*\)".*/\1/p' | head -n 1)
 
 for module in "${modules[@]}"; do
-  # Only the module's own graphs (and its extensions of others): its dependencies have their own archives.
+  # Only the module's own symbols and its extensions of others (Module@Other.symbols.json): its
+  # dependencies have their own archives. symbolgraph-extract leaves out what a module re-exports
+  # (`@_exported import Rewind` in RewindLog), which the compiler's own graphs would repeat.
   mkdir -p "$graphs/$module"
-  cp "$graphs/all/$module.symbols.json" "$graphs/$module/"
-  find "$graphs/all" -name "$module@*.symbols.json" -exec cp {} "$graphs/$module/" \;
+  swift symbolgraph-extract -module-name "$module" -target "$triple" -I "$bin/Modules" \
+    -Xcc -fmodule-map-file="$bin/CRewind.build/module.modulemap" \
+    -minimum-access-level public -output-dir "$graphs/$module"
   catalog=()
   if [ "$module" = Rewind ]; then
     # The guides in Docs/ are the articles' only source: made into a copy of the catalog here.

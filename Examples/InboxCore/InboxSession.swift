@@ -72,7 +72,7 @@ public final class InboxSession {
       directory: directory, initialState: InboxState.sample, reducer: reducer,
       options: FileJournalOptions(durability: .grouped()), actor: actor, history: InboxAction.history,
       diagnostics: { collected.append($0) })
-    guard let journal = store.journal as? FileJournal<InboxAction> else {
+    guard let journal = store.fileJournal else {
       throw InboxError.directory(directory, "the store is not on a file journal")
     }
     let session = InboxSession(
@@ -212,12 +212,12 @@ public final class InboxSession {
 
   // MARK: Closing
 
-  /// Ends the subscriptions and closes the journal: everything sent is durable when it returns.
+  /// Closes the store: its timers stop, its subscriptions end, and everything sent is durable and the
+  /// log's directory released when it returns.
   /// - Throws: the journal's error when events could not be made durable.
   public func close() throws {
     if state.editingID != nil { cancelEdit() }
-    store.shutdown()
-    try journal.close()
+    try store.close()
   }
 }
 

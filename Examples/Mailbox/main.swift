@@ -69,3 +69,8 @@ print(
   "\nReplayed \(replayed.sequence) events into a fresh store: "
     + (replayed.state == store.state ? "same state ✓" : "DIFFERENT state ✗"))
 if replayed.state != store.state { exit(1) }
+
+// Closing ends the stores: running effects are cancelled, subscriptions end, a later send is dropped (and
+// reported), and a file journal is flushed and its directory released. This journal is in memory.
+try store.close()
+try replayed.close()

@@ -1,6 +1,8 @@
 /// A readable line diff of two values' dumps: `−` lines are expected only, `+` lines actual only.
 ///
-/// Unchanged lines are shown only near a change, so a one-field difference in a large state stays short.
+/// Unchanged lines are shown only near a change, so a one-field difference in a large state stays short,
+/// and so are the lines that enclose a change (its element, `▿ [id: 7]: Mail`, and the fields above it),
+/// so the diff names where the change is however deep it lies.
 func stateDiff<T>(expected: T, actual: T, context: Int = 2) -> String {
   let expectedLines = dumpLines(expected)
   let actualLines = dumpLines(actual)
@@ -37,6 +39,17 @@ func stateDiff<T>(expected: T, actual: T, context: Int = 2) -> String {
   var shown = Set<Int>()
   for index in changed {
     for near in max(0, index - context)...min(lines.count - 1, index + context) { shown.insert(near) }
+    // The enclosing lines: each nearest line above that is indented less than the last one taken.
+    var level = indentation(lines[index].text)
+    var above = index - 1
+    while above >= 0, level > 0 {
+      let depth = indentation(lines[above].text)
+      if depth < level {
+        shown.insert(above)
+        level = depth
+      }
+      above -= 1
+    }
   }
   var output: [String] = []
   var previous = -1
@@ -47,6 +60,8 @@ func stateDiff<T>(expected: T, actual: T, context: Int = 2) -> String {
   }
   return output.joined(separator: "\n")
 }
+
+private func indentation(_ line: String) -> Int { line.prefix { $0 == " " }.count }
 
 private func dumpLines<T>(_ value: T) -> [String] {
   var text = ""

@@ -99,7 +99,7 @@ final class Wake: Sendable {
 }
 
 /// Runs a reducer and records the state after each action.
-struct RecordingReducer<Base: Reducer & Sendable>: Reducer, Sendable where Base.State: Sendable {
+struct RecordingReducer<Base: Reducer>: Reducer where Base.State: Sendable {
   let base: Base
   let recorder: StateRecorder<Base.State>
 

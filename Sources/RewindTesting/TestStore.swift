@@ -73,16 +73,16 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
   ///     `testValue`, with `DependencyValues.clock` set to `clock`, `DependencyValues.date` reading
   ///     `clock`, and `DependencyValues.uuid` counting up from zero. An effect that calls an unimplemented
   ///     dependency fails the test at once, naming it.
-  public init<R: Reducer & Sendable>(
+  public init(
     initialState: State,
-    reducer: R,
+    reducer: some Reducer<State, Action>,
     clock: ManualClock = ManualClock(),
     actor: String? = nil,
     history: HistoryConfiguration<Action> = .standard,
     fileID: StaticString = #fileID, filePath: StaticString = #filePath, line: UInt = #line,
     column: UInt = #column,
     dependencies: (inout DependencyValues) -> Void = { _ in }
-  ) where R.State == State, R.Action == Action {
+  ) {
     let journal = InMemoryJournal<Action>()
     let recorder = StateRecorder<State>()
     let diagnostics = self.diagnostics

@@ -95,7 +95,9 @@ import Testing
   @Test func aTestThatGetsMailWithoutAServerFails() async {
     let store = TestStore(initialState: InboxState.sample, reducer: InboxFeature())
     store.exhaustivity = .off
-    await withKnownIssue {
+    await withKnownIssue(
+      "TestStore's own failure, on purpose: the mail server dependency is left unimplemented"
+    ) {
       store.send(.getMail)
       await store.receive(where: { if case .getMailFailed = $0 { true } else { false } })
       await store.finish()

@@ -174,7 +174,7 @@ final class PseudoTerminal {
   func waitForExit(timeout: Double = 20) throws -> Int32 {
     let deadline = Date().addingTimeInterval(timeout)
     while process.isRunning && Date() < deadline {
-      if !readOutput(milliseconds: 50) { usleep(10_000) }
+      if !readOutput(milliseconds: 50) { usleep(10_000) }  // waits for the child to exit
     }
     guard !process.isRunning else { throw PseudoTerminalError.timedOut("exit", lastScreen?.text ?? "") }
     process.waitUntilExit()

@@ -231,7 +231,7 @@ import Testing
   static func until(_ label: String, _ condition: @Sendable () -> Bool) async throws {
     for _ in 0..<10_000 {
       if condition() { return }
-      try await Task.sleep(for: .milliseconds(1))
+      try await Task.sleep(for: .milliseconds(1))  // waits for `condition`
     }
     Issue.record("\(label): timed out waiting for the test's own setup")
     throw CancellationError()
@@ -280,7 +280,7 @@ final class Completion: Sendable {
   func result(within seconds: Int) async throws -> Result<CommitterWaiterTests.Served, any Error>? {
     for _ in 0..<(seconds * 1000) {
       if let result = outcome.withLock({ $0 }) { return result }
-      try await Task.sleep(for: .milliseconds(1))
+      try await Task.sleep(for: .milliseconds(1))  // waits for the waiter's result
     }
     return nil
   }

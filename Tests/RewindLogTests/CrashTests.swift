@@ -207,7 +207,7 @@ import Testing
       if chunk.isEmpty { break }
       received.append(chunk)
     }
-    usleep(killAfter)
+    usleep(killAfter)  // deliberate jitter: a random point of the appends to kill at
     kill(process.processIdentifier, SIGKILL)
     received.append(reader.readDataToEndOfFile())
     process.waitUntilExit()

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Rewind
 import RewindLog
+import RewindTesting
 import Synchronization
 
 #if canImport(Glibc)
@@ -323,15 +324,6 @@ final class FaultyFile: LogFile {
   func close() {}
 }
 
-/// SplitMix64: small, fast and seedable, so every failure can be replayed from its printed seed.
-struct TestRandom: RandomNumberGenerator, Sendable {
-  private var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
+/// The seeded generator of these tests (RewindTesting's SplitMix64): every failure can be replayed from its
+/// printed seed.
+typealias TestRandom = SplitMix64

@@ -83,7 +83,7 @@ import Testing
       // A snapshot records the state when it is written, which may be past the event that made it due.
       for _ in 0..<3000 {
         if let newest = snapshotSequences(directory.path).last, newest >= 100 { break }
-        try await Task.sleep(for: .milliseconds(10))
+        try await Task.sleep(for: .milliseconds(10))  // waits for the snapshot file
       }
       try (store.journal as? FileJournal<Note>)?.close()
     }

@@ -92,7 +92,7 @@ private func inboxStore(_ state: Inbox.State = Inbox.State()) -> TestStore<Inbox
 
   @Test func theExhaustiveStoreFailsOnWhatTheTestLeftOut() async {
     let store = inboxStore()
-    await withKnownIssue {
+    await withKnownIssue("TestStore's own failure, on purpose: an exhaustive test leaves changes out") {
       await loadAndAssertOnlyTheResult(store)
     } matching: { issue in
       let text = issue.comments.map(\.rawValue).joined()
@@ -120,7 +120,7 @@ private func inboxStore(_ state: Inbox.State = Inbox.State()) -> TestStore<Inbox
   @Test func aNonExhaustiveAssertionThatIsWrongStillFails() async {
     let store = inboxStore()
     store.exhaustivity = .off
-    withKnownIssue {
+    withKnownIssue("TestStore's own failure, on purpose: a wrong assertion when not exhaustive") {
       store.send(.load("inbox")) { $0.lastLoadedFolder = "archive" }
     } matching: { issue in
       issue.comments.map(\.rawValue).joined().contains("archive")
@@ -146,7 +146,7 @@ private func inboxStore(_ state: Inbox.State = Inbox.State()) -> TestStore<Inbox
   @Test func receiveFailsAtOnceWhenNoEffectCouldSend() async {
     let store = inboxStore()
     store.timeout = .seconds(3_600)
-    await withKnownIssue {
+    await withKnownIssue("TestStore's own failure, on purpose: receive() when no effect could send") {
       await store.receive(.progress(1))
     } matching: { issue in
       issue.comments.map(\.rawValue).joined().contains("no effect is running")
@@ -194,7 +194,7 @@ private func inboxStore(_ state: Inbox.State = Inbox.State()) -> TestStore<Inbox
     let store = inboxStore(Inbox.State(rows: [Inbox.Row(id: 1)]))
     store.send(.row(IdentifiedAction(id: 1, action: .start)))
     #expect(await store.clock.waitForSleepers(1))
-    await withKnownIssue {
+    await withKnownIssue("TestStore's own failure, on purpose: a timer still sleeping on the ManualClock") {
       await store.receive(.progress(1), timeout: .milliseconds(1))
     } matching: { issue in
       issue.comments.map(\.rawValue).joined().contains("advance it first")

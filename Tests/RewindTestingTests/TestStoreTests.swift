@@ -101,11 +101,51 @@ struct Rows: Reducer {
   }
 }
 
+/// A list of wide rows, for failure diffs that must name the row and the field.
+struct Notebook: Reducer {
+  struct Page: Identifiable, Equatable, Sendable {
+    var id: Int
+    var title = ""
+    var body = ""
+    var tags: [String] = []
+    var words = 0
+    var isPinned = false
+    var isArchived = false
+  }
+  struct State: Equatable, Sendable { var pages: IdentifiedArray<Page> = [] }
+  enum Action: Equatable, Sendable { case archive(id: Int) }
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .archive(let id): state.pages[id: id]?.isArchived = true
+    }
+    return .none
+  }
+}
+
 /// Each test here must record an issue: `withKnownIssue` fails the test if none is recorded.
 @Suite(.timeLimit(.minutes(2))) struct TestStoreFailingTests {
+  @Test func aWrongFieldOfOneRowIsNamedWithItsRow() async {
+    let pages = IdentifiedArray(
+      uniqueElements: (1...2_000).map { Notebook.Page(id: $0, title: "page \($0)") })
+    let store = TestStore(initialState: Notebook.State(pages: pages), reducer: Notebook())
+    withKnownIssue("TestStore's own failure, on purpose: a wrong field of one row, named with its row") {
+      store.send(.archive(id: 1_234)) { $0.pages[id: 1_234]?.isPinned = true }
+    } matching: { issue in
+      let text = issue.comments.map(\.rawValue).joined()
+      let lines = text.split(separator: "\n")
+      let storage = ["PersistentTree", "TreeNode", "IDIndex", "root:"]
+      return text.contains("▿ [id: 1234]: RewindTestingTests.Notebook.Page")
+        && lines.contains { $0.hasPrefix("−") && $0.hasSuffix("- isPinned: true") }
+        && lines.contains { $0.hasPrefix("+") && $0.hasSuffix("- isArchived: true") }
+        && !storage.contains { text.contains($0) }
+    }
+    await store.finish()
+  }
+
   @Test func aWrongExpectedStateFails() async {
     let store = TestStore(initialState: Timer.State(), reducer: Timer(clock: ManualClock()))
-    withKnownIssue {
+    withKnownIssue("TestStore's own failure, on purpose: the expected state is wrong") {
       store.send(.tick) { $0.ticks = 2 }
     } matching: { issue in
       let text = issue.comments.map(\.rawValue).joined()
@@ -116,7 +156,7 @@ struct Rows: Reducer {
 
   @Test func anUnassertedChangeFails() async {
     let store = TestStore(initialState: Timer.State(), reducer: Timer(clock: ManualClock()))
-    withKnownIssue {
+    withKnownIssue("TestStore's own failure, on purpose: a state change the test did not assert") {
       store.send(.tick)
     }
     await store.finish()
@@ -125,7 +165,8 @@ struct Rows: Reducer {
   @Test func anUnreceivedEffectActionFailsAtFinish() async {
     let store = TestStore(initialState: Timer.State(), reducer: Timer(clock: ManualClock()))
     store.send(.bump) { $0.ticks = 10 }
-    await withKnownIssue {
+    await withKnownIssue("TestStore's own failure, on purpose: finish() with an effect's action not received")
+    {
       await store.finish()
     }
   }
@@ -133,7 +174,7 @@ struct Rows: Reducer {
   @Test func sendingBeforeReceivingFails() async {
     let store = TestStore(initialState: Timer.State(), reducer: Timer(clock: ManualClock()))
     store.send(.bump) { $0.ticks = 10 }
-    withKnownIssue {
+    withKnownIssue("TestStore's own failure, on purpose: a send before a received action was asserted") {
       store.send(.tick) { $0.ticks = 12 }
     }
     await store.finish()
@@ -142,7 +183,8 @@ struct Rows: Reducer {
   @Test func receivingTheWrongActionFails() async {
     let store = TestStore(initialState: Timer.State(), reducer: Timer(clock: ManualClock()))
     store.send(.bump) { $0.ticks = 10 }
-    await withKnownIssue {
+    await withKnownIssue("TestStore's own failure, on purpose: receive() of another action than the one sent")
+    {
       await store.receive(.stop) { $0.ticks = 11 }
     }
     await store.finish()
@@ -150,7 +192,7 @@ struct Rows: Reducer {
 
   @Test func waitingForAnActionThatNeverComesFails() async {
     let store = TestStore(initialState: Timer.State(), reducer: Timer(clock: ManualClock()))
-    await withKnownIssue {
+    await withKnownIssue("TestStore's own failure, on purpose: receive() of an action that never comes") {
       await store.receive(.tick, timeout: .milliseconds(20))
     }
     await store.finish()
@@ -159,7 +201,7 @@ struct Rows: Reducer {
   @Test func aLeftoverEffectFailsAtFinish() async {
     let store = TestStore(initialState: Timer.State(), reducer: Timer(clock: ManualClock()))
     store.send(.start) { $0.isRunning = true }
-    await withKnownIssue {
+    await withKnownIssue("TestStore's own failure, on purpose: finish() with an effect still running") {
       await store.finish(timeout: .milliseconds(20))
     }
   }
@@ -167,13 +209,13 @@ struct Rows: Reducer {
   @Test func anUnexpectedDiagnosticFails() async {
     let store = TestStore(initialState: Rows.State(), reducer: Rows())
     store.send(.row(IdentifiedAction(id: 7, action: 1)))
-    await withKnownIssue {
+    await withKnownIssue("TestStore's own failure, on purpose: a diagnostic the test did not claim") {
       await store.finish()
     }
   }
 
   @Test func releasingWithoutFinishReportsLeftovers() {
-    withKnownIssue {
+    withKnownIssue("TestStore's own failure, on purpose: a store released without finish()") {
       let store = TestStore(initialState: Timer.State(), reducer: Timer(clock: ManualClock()))
       store.send(.bump) { $0.ticks = 10 }
     }

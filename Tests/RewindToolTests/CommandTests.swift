@@ -250,6 +250,26 @@ import Testing
     #expect(FileManager.default.fileExists(atPath: directory.file("quarantine")))
   }
 
+  @Test func repairRefusesALogAnAppHasOpenIntactOrNot() throws {
+    let directory = TemporaryDirectory()
+    try writeFixtureLog(directory.path)
+    let segments = segmentFiles(directory.path)
+    let before = try segments.map { try Data(contentsOf: URL(fileURLWithPath: directory.file($0))) }
+    let app = try FileJournal<Note>(directory: directory.path)
+    for arguments in [["repair", directory.path], ["repair", directory.path, "--yes"]] {
+      let refused = runTool(arguments)
+      #expect(refused.status == 74, "\(arguments): \(refused.output)")
+      #expect(refused.errors.contains("open in another process"), "\(refused.errors)")
+      #expect(!refused.output.contains("nothing to repair"))
+    }
+    #expect(runTool(["verify", directory.path]).status == 0, "verify reads a log that is open")
+    #expect(try segments.map { try Data(contentsOf: URL(fileURLWithPath: directory.file($0))) } == before)
+    try app.close()
+    let intact = runTool(["repair", directory.path, "--yes"])
+    #expect(intact.status == 0)
+    #expect(intact.output.contains("nothing to repair"))
+  }
+
   @Test func jsonCodedEventsAreShownToo() throws {
     let directory = TemporaryDirectory()
     try writeFixtureLog(directory.path, count: 6, snapshotEvery: nil, codec: .json)

@@ -77,16 +77,19 @@ import Testing
     let fifo = directory.file("out.fifo")
     #expect(mkfifo(fifo, 0o600) == 0)
     let received = Locked(Data())
+    let readerDone = DispatchSemaphore(value: 0)
     let reader = Thread {
       if let handle = FileHandle(forReadingAtPath: fifo) {
         let data = handle.readDataToEndOfFile()
         received.withLock { $0 = data }
       }
+      readerDone.signal()
     }
     reader.start()
     let run = try ExecutableTests.rewind([command, directory.path, "-o", fifo])
     #expect(run.status == 0, "\(run.errors)")
-    for _ in 0..<500 where received.withLock({ $0.isEmpty }) { usleep(2_000) }
+    // The reader ends at the end of file, once the tool has closed the FIFO.
+    #expect(readerDone.wait(timeout: .now() + 10) == .success, "the reader saw the end of the output")
     #expect(Self.fileType(fifo) == S_IFIFO, "the FIFO was replaced")
     #expect(!received.withLock { $0 }.isEmpty)
   }

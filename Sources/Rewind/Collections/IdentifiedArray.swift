@@ -8,6 +8,19 @@
 /// costs about the same as of a small one. Small collections (up to one leaf of 16 to 64 elements) are one
 /// contiguous buffer.
 ///
+/// Editing, each O(log n) unless said (Docs/GettingStarted.md has the whole table):
+///
+/// ```swift
+/// rows.append(row)                    // at the end, unless its id is present: (inserted, index)
+/// rows.insert(row, at: 0)             // at a position, the same way
+/// rows[id: 7]?.isDone = true          // in place, by id; the id must not change
+/// rows[id: 8] = row                   // replace by id, or append when absent
+/// rows[id: 8] = nil                   // remove by id; `remove(id:)` also returns it
+/// rows.remove(at: 0)                  // by position
+/// rows.move(from: 0, to: 3)           // the element at 0 ends up at 3 (amortized)
+/// rows.sort { $0.title < $1.title }   // O(n log n); `removeAll(where:)` and `filter` O(n)
+/// ```
+///
 /// Storage: the elements in a B+-tree of contiguous leaves, each element tagged with an order label that
 /// increases along the collection; and an index from each id to its element's label, itself a B+-tree
 /// ordered by the id's hash. A lookup by id reads the label from the index, then finds the element by label
@@ -105,7 +118,7 @@ public struct IdentifiedArray<Element: Identifiable> {
   public subscript(id id: Element.ID) -> Element? {
     get {
       guard let label = index.label(of: id) else { return nil }
-      return tree.pointer(toKey: label)?.pointee
+      return unsafe tree.pointer(toKey: label)?.pointee
     }
     set {
       guard let newValue else {
@@ -127,10 +140,10 @@ public struct IdentifiedArray<Element: Identifiable> {
     // yielded where it lies, its slot seen as an optional (the same bytes when the element type has
     // spare bit patterns for `nil`, as most do); otherwise from a temporary on the heap, as before.
     _modify {
-      let slot = uniqueSlot(id: id)
-      let place = beginAccess(slot: slot)
-      defer { endAccess(place: place, slot: slot, id: id) }
-      yield &place.pointee
+      let slot = unsafe uniqueSlot(id: id)
+      let place = unsafe beginAccess(slot: slot)
+      defer { unsafe endAccess(place: place, slot: slot, id: id) }
+      yield unsafe &place.pointee
     }
   }
 
@@ -143,12 +156,12 @@ public struct IdentifiedArray<Element: Identifiable> {
   /// slot, or a temporary holding the element moved out of it (or `nil` when there is no `slot`).
   @inlinable
   func beginAccess(slot: UnsafeMutablePointer<Element>?) -> UnsafeMutablePointer<Element?> {
-    if let slot, Self.optionalSharesLayout {
-      return UnsafeMutableRawPointer(slot).bindMemory(to: Element?.self, capacity: 1)
+    if let slot = unsafe slot, Self.optionalSharesLayout {
+      return unsafe UnsafeMutableRawPointer(slot).bindMemory(to: Element?.self, capacity: 1)
     }
     let temporary = UnsafeMutablePointer<Element?>.allocate(capacity: 1)
-    temporary.initialize(to: slot?.move())
-    return temporary
+    unsafe temporary.initialize(to: slot?.move())
+    return unsafe temporary
   }
 
   /// Ends an access through `subscript(id:)` begun by ``beginAccess(slot:)``: the element stays in its
@@ -157,28 +170,28 @@ public struct IdentifiedArray<Element: Identifiable> {
   mutating func endAccess(
     place: UnsafeMutablePointer<Element?>, slot: UnsafeMutablePointer<Element>?, id: Element.ID
   ) {
-    if let slot, Self.optionalSharesLayout {
-      if place.pointee != nil {
-        let element = UnsafeMutableRawPointer(slot).bindMemory(to: Element.self, capacity: 1)
-        if element.pointee.id == id {
+    if let slot = unsafe slot, Self.optionalSharesLayout {
+      if unsafe place.pointee != nil {
+        let element = unsafe UnsafeMutableRawPointer(slot).bindMemory(to: Element.self, capacity: 1)
+        if unsafe element.pointee.id == id {
           checkInvariantsIfEnabled()
           return
         }
-        settle(slot: slot, id: id, element: nil, replacedBy: element.pointee.id)
+        unsafe settle(slot: slot, id: id, element: nil, replacedBy: element.pointee.id)
         return
       }
-      UnsafeMutableRawPointer(slot).bindMemory(to: Element.self, capacity: 1)
-      settle(slot: slot, id: id, element: nil, replacedBy: nil)
+      unsafe UnsafeMutableRawPointer(slot).bindMemory(to: Element.self, capacity: 1)
+      unsafe settle(slot: slot, id: id, element: nil, replacedBy: nil)
       return
     }
-    let element = place.move()
-    place.deallocate()
-    if let slot, let element, element.id == id {
-      slot.initialize(to: element)
+    let element = unsafe place.move()
+    unsafe place.deallocate()
+    if let slot = unsafe slot, let element, element.id == id {
+      unsafe slot.initialize(to: element)
       checkInvariantsIfEnabled()
       return
     }
-    settle(slot: slot, id: id, element: element, replacedBy: element?.id)
+    unsafe settle(slot: slot, id: id, element: element, replacedBy: element?.id)
   }
 
   /// The address of the element with `id`, every node on the path to it this collection's alone; `nil`
@@ -187,7 +200,7 @@ public struct IdentifiedArray<Element: Identifiable> {
   @inlinable
   mutating func uniqueSlot(id: Element.ID) -> UnsafeMutablePointer<Element>? {
     guard let label = index.label(of: id) else { return nil }
-    return tree.uniqueSlot(forKey: label)
+    return unsafe tree.uniqueSlot(forKey: label)
   }
 
   /// Ends an access through `subscript(id:)` that did not leave an element with `id` in its slot. With no
@@ -199,14 +212,14 @@ public struct IdentifiedArray<Element: Identifiable> {
   mutating func settle(
     slot: UnsafeMutablePointer<Element>?, id: Element.ID, element: Element?, replacedBy newID: Element.ID?
   ) {
-    guard let slot else {
+    guard let slot = unsafe slot else {
       guard let element else { return }
       precondition(element.id == id, "IdentifiedArray: element stored under id \(id) has id \(element.id)")
       append(element)
       return
     }
     if let newID {
-      if let element { slot.initialize(to: element) }
+      if let element { unsafe slot.initialize(to: element) }
       preconditionFailure("IdentifiedArray: an update changed element id \(id) to \(newID)")
     }
     guard let label = index.remove(id) else { preconditionFailure("IdentifiedArray: id \(id) vanished") }
@@ -219,12 +232,12 @@ public struct IdentifiedArray<Element: Identifiable> {
   /// - Complexity: O(log n).
   @inlinable
   public mutating func updateElement<R>(id: Element.ID, _ body: (inout Element) throws -> R) rethrows -> R? {
-    guard let slot = uniqueSlot(id: id) else { return nil }
+    guard let slot = unsafe uniqueSlot(id: id) else { return nil }
     defer {
-      precondition(slot.pointee.id == id, "IdentifiedArray: an update changed element id \(id)")
+      unsafe precondition(slot.pointee.id == id, "IdentifiedArray: an update changed element id \(id)")
       checkInvariantsIfEnabled()
     }
-    return try body(&slot.pointee)
+    return unsafe try body(&slot.pointee)
   }
 
   /// Appends `element` unless its id is present.
@@ -283,6 +296,7 @@ public struct IdentifiedArray<Element: Identifiable> {
   public mutating func removeAll() {
     tree = PersistentTree()
     index = IDIndex()
+    checkInvariantsIfEnabled()
   }
 
   /// Moves the element at `source` so that it ends up at `destination`.
@@ -313,22 +327,6 @@ public struct IdentifiedArray<Element: Identifiable> {
     checkInvariantsIfEnabled()
     return result
   }
-
-  /// Checks that the element tree and the id index agree: the same count, labels increasing along the
-  /// collection, and each element's id leading to its own label. Traps naming what is wrong.
-  ///
-  /// O(n log n) up to 4,096 elements; above that, only the trees' shapes and counts (O(n)), so that test
-  /// builds with the checks on stay fast.
-  @usableFromInline
-  func _checkInvariants() {
-    tree.checkStructure(keyed: true, uniqueKeys: true)
-    index.tree.checkStructure(keyed: true, uniqueKeys: false)
-    precondition(index.count == tree.count, "IdentifiedArray: \(index.count) ids for \(tree.count) elements")
-    guard tree.count <= 4_096 else { return }
-    for (element, label) in zip(tree.array, tree.allKeys) {
-      precondition(index.label(of: element.id) == label, "IdentifiedArray: stale label for id \(element.id)")
-    }
-  }
 }
 
 extension IdentifiedArray: RandomAccessCollection, MutableCollection {
@@ -354,7 +352,7 @@ extension IdentifiedArray: RandomAccessCollection, MutableCollection {
     // Borrowed in place: `rows[i].field` copies neither the element nor its arrays and strings.
     _read {
       precondition(position >= 0 && position < tree.count, "IdentifiedArray: index \(position) out of range")
-      yield tree.pointer(to: position).pointee
+      yield unsafe tree.pointer(to: position).pointee
     }
     set { updateElement(at: position) { $0 = newValue } }
   }
@@ -393,7 +391,7 @@ extension IdentifiedArray: RandomAccessCollection, MutableCollection {
     _ body: (UnsafeBufferPointer<Element>) throws -> Result
   ) rethrows -> Result? {
     guard tree.root.isLeaf else { return nil }
-    return try body(UnsafeBufferPointer(tree.root.values))
+    return unsafe try body(UnsafeBufferPointer(tree.root.values))
   }
 }
 
@@ -421,11 +419,6 @@ extension IdentifiedArray: Hashable where Element: Hashable {
 }
 
 extension IdentifiedArray: Sendable where Element: Sendable, Element.ID: Sendable {}
-
-extension IdentifiedArray: CustomStringConvertible {
-  /// The elements, written as an array literal.
-  public var description: String { Array(self).description }
-}
 
 extension IdentifiedArray: Encodable where Element: Encodable {
   /// Encodes the elements as an array: the same form as `[Element]`, and as every earlier version.
@@ -459,5 +452,3 @@ extension IdentifiedArray: Decodable where Element: Decodable {
     }
   }
 }
-
-extension IdentifiedArray: InvariantChecking {}

@@ -31,6 +31,7 @@ public struct PersistentArray<Element> {
     } else {
       tree = PersistentTree(values: Array(elements), keys: nil)
     }
+    checkInvariantsIfEnabled()
   }
 }
 
@@ -56,11 +57,12 @@ extension PersistentArray: RandomAccessCollection, MutableCollection {
   public subscript(position: Int) -> Element {
     _read {
       precondition(position >= 0 && position < tree.count, "PersistentArray: index \(position) out of range")
-      yield tree.pointer(to: position).pointee
+      yield unsafe tree.pointer(to: position).pointee
     }
     set {
       precondition(position >= 0 && position < tree.count, "PersistentArray: index \(position) out of range")
       tree.update(at: position) { $0 = newValue }
+      checkInvariantsIfEnabled()
     }
   }
 
@@ -92,7 +94,7 @@ extension PersistentArray: RandomAccessCollection, MutableCollection {
     _ body: (UnsafeBufferPointer<Element>) throws -> Result
   ) rethrows -> Result? {
     guard tree.root.isLeaf else { return nil }
-    return try body(UnsafeBufferPointer(tree.root.values))
+    return unsafe try body(UnsafeBufferPointer(tree.root.values))
   }
 
   @inlinable
@@ -101,8 +103,9 @@ extension PersistentArray: RandomAccessCollection, MutableCollection {
   ) rethrows -> Result? {
     guard tree.root.isLeaf else { return nil }
     tree.makeRootUnique()
-    var buffer = tree.root.values
-    return try body(&buffer)
+    defer { checkInvariantsIfEnabled() }
+    var buffer = unsafe tree.root.values
+    return unsafe try body(&buffer)
   }
 }
 
@@ -120,6 +123,7 @@ extension PersistentArray: RangeReplaceableCollection {
       var all = tree.array
       all.replaceSubrange(range, with: newElements)
       tree = PersistentTree(values: all, keys: nil)
+      checkInvariantsIfEnabled()
       return
     }
     for _ in range { tree.remove(at: range.lowerBound, keyed: false) }
@@ -128,6 +132,7 @@ extension PersistentArray: RangeReplaceableCollection {
       tree.insert(element, key: nil, at: position)
       position &+= 1
     }
+    checkInvariantsIfEnabled()
   }
 
   /// Appends `newElements`.
@@ -144,7 +149,10 @@ extension PersistentArray: RangeReplaceableCollection {
   /// Appends `element`.
   /// - Complexity: O(log n).
   @inlinable
-  public mutating func append(_ element: Element) { tree.insert(element, key: nil, at: tree.count) }
+  public mutating func append(_ element: Element) {
+    tree.insert(element, key: nil, at: tree.count)
+    checkInvariantsIfEnabled()
+  }
 
   /// Inserts `element` at `position`.
   /// - Complexity: O(log n).
@@ -152,6 +160,7 @@ extension PersistentArray: RangeReplaceableCollection {
   public mutating func insert(_ element: Element, at position: Int) {
     precondition(position >= 0 && position <= tree.count, "PersistentArray: index \(position) out of bounds")
     tree.insert(element, key: nil, at: position)
+    checkInvariantsIfEnabled()
   }
 
   /// Removes and returns the element at `position`.
@@ -160,12 +169,16 @@ extension PersistentArray: RangeReplaceableCollection {
   @discardableResult
   public mutating func remove(at position: Int) -> Element {
     precondition(position >= 0 && position < tree.count, "PersistentArray: index \(position) out of range")
+    defer { checkInvariantsIfEnabled() }
     return tree.remove(at: position, keyed: false)
   }
 
   /// Removes every element.
   @inlinable
-  public mutating func removeAll(keepingCapacity _: Bool = false) { tree.removeAll() }
+  public mutating func removeAll(keepingCapacity _: Bool = false) {
+    tree.removeAll()
+    checkInvariantsIfEnabled()
+  }
 
   /// Does nothing: the tree allocates its nodes as it grows.
   @inlinable
@@ -197,11 +210,6 @@ extension PersistentArray: Hashable where Element: Hashable {
 
 extension PersistentArray: Sendable where Element: Sendable {}
 extension PersistentArray.Iterator: Sendable where Element: Sendable {}
-
-extension PersistentArray: CustomStringConvertible {
-  /// The elements, written as an array literal.
-  public var description: String { Array(self).description }
-}
 
 extension PersistentArray: Encodable where Element: Encodable {
   /// Encodes the elements as an array (the same form as `[Element]`).

@@ -48,5 +48,3 @@ public struct DependencyReducer<Base: Reducer>: Reducer {
     return effect.isNone ? effect : effect.withDependencies(update)
   }
 }
-
-extension DependencyReducer: Sendable where Base: Sendable {}

@@ -45,7 +45,7 @@ public struct UUIDGenerator: Sendable {
 extension UUID {
   /// The UUID whose last 64 bits are `value`, big-endian, and whose first 64 bits are zero.
   init(counting value: UInt64) {
-    let b = withUnsafeBytes(of: value.bigEndian) { Array($0) }
+    let b = (0..<8).map { UInt8(truncatingIfNeeded: value >> (56 - 8 * UInt64($0))) }
     self.init(uuid: (0, 0, 0, 0, 0, 0, 0, 0, b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]))
   }
 }

@@ -39,7 +39,7 @@ extension Effect {
 
   /// Runs `effects` one after another: each one's work finishes before the next one's starts.
   ///
-  /// See ``concatenate(_:)-(Effect...)``.
+  /// See ``concatenate(_:)-(Effect<Action>...)``.
   public static func concatenate(_ effects: some Collection<Effect>) -> Effect {
     let parts = effects.filter { !$0.isNone }
     guard parts.count > 1 else { return parts.first ?? .none }
@@ -83,7 +83,7 @@ extension Effect {
   ///   state.query = query
   ///   return .send(.search(query)).debounce(id: SearchDebounce(), for: .milliseconds(300))
   /// ```
-  /// It is ``concatenate(_:)-(Effect...)`` of a sleep on the clock and this effect, marked
+  /// It is ``concatenate(_:)-(Effect<Action>...)`` of a sleep on the clock and this effect, marked
   /// ``cancellable(id:cancelInFlight:)`` with `cancelInFlight`; in tests, advance the `ManualClock`.
   /// - Parameters:
   ///   - id: names the debounced work; a later effect with the same id replaces it.

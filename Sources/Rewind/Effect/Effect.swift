@@ -147,10 +147,17 @@ public struct EffectID: Hashable, Sendable, CustomStringConvertible {
   private nonisolated(unsafe) let value: AnyHashable
 
   /// Wraps `id`.
-  public init(_ id: some Hashable & Sendable) { value = AnyHashable(id) }
+  public init(_ id: some Hashable & Sendable) { unsafe value = AnyHashable(id) }
 
   /// The wrapped value.
-  @usableFromInline var base: Any { value.base }
+  @usableFromInline var base: Any { unsafe value.base }
 
-  public var description: String { "\(value)" }
+  public var description: String { unsafe "\(value)" }
+
+  /// Whether both wrap equal values. (Written out as the synthesized one would be, so that its read of
+  /// `value` is marked `unsafe`: a synthesized one is reported without a place to mark.)
+  public static func == (lhs: EffectID, rhs: EffectID) -> Bool { unsafe lhs.value == rhs.value }
+
+  /// Hashes the wrapped value.
+  public func hash(into hasher: inout Hasher) { unsafe hasher.combine(value) }
 }

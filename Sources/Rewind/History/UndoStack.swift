@@ -65,7 +65,7 @@ struct UndoStack<Element> {
 
   /// The entries, oldest first.
   @inlinable
-  var entries: [Element] { storage[start...].map { $0.unsafelyUnwrapped } }
+  var entries: [Element] { storage[start...].map { unsafe $0.unsafelyUnwrapped } }
 }
 
 extension UndoStack: Sendable where Element: Sendable {}

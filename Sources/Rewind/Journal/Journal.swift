@@ -25,6 +25,11 @@ public protocol Journal<Action>: AnyObject, Sendable {
 
   /// The error that stopped the journal from making events durable, if any; `nil` while healthy.
   var failure: (any Error)? { get }
+
+  /// Makes every appended event durable and releases what the journal holds (files, locks, threads);
+  /// later appends fail. ``Store/close()`` calls it. Calling it again does nothing.
+  /// - Throws: when events could not be made durable.
+  func close() throws
 }
 
 extension Journal {
@@ -33,6 +38,9 @@ extension Journal {
 
   /// `nil`: a journal that refuses nothing on its own.
   public var failure: (any Error)? { nil }
+
+  /// Does nothing: a journal that holds nothing outside memory.
+  public func close() throws {}
 }
 
 /// Why a journal refused an event or could not be read.

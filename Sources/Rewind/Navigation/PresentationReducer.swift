@@ -86,5 +86,3 @@ public struct PresentationReducer<Parent: Reducer, Child: Reducer>: Reducer {
     return (mapped, current.id)
   }
 }
-
-extension PresentationReducer: Sendable where Parent: Sendable, Child: Sendable {}

@@ -90,8 +90,6 @@ public struct StackReducer<Parent: Reducer, Element: Reducer>: Reducer where Ele
   }
 }
 
-extension StackReducer: Sendable where Parent: Sendable, Element: Sendable {}
-
 extension Effect {
   /// The same effect, its work run with ``DependencyValues/dismiss`` sending what `dismiss` sends.
   @usableFromInline

@@ -78,6 +78,7 @@ public struct StackState<Element> {
       } else {
         entries.removeSubrange(index...)
       }
+      checkInvariantsIfEnabled()
     }
   }
 
@@ -94,7 +95,7 @@ public struct StackState<Element> {
     let id = nextID
     nextID.rawValue += 1
     entries.append(Entry(id: id, element: element))
-    _checkInvariants()
+    checkInvariantsIfEnabled()
     return id
   }
 
@@ -102,7 +103,8 @@ public struct StackState<Element> {
   /// - Returns: it, or `nil` when the stack is empty.
   @discardableResult
   public mutating func popLast() -> Element? {
-    entries.popLast()?.element
+    defer { checkInvariantsIfEnabled() }
+    return entries.popLast()?.element
   }
 
   /// Pops the element with `id` and every element above it.
@@ -111,6 +113,7 @@ public struct StackState<Element> {
   public mutating func pop(from id: StackElementID) -> Bool {
     guard let index = entries.firstIndex(where: { $0.id == id }) else { return false }
     entries.removeSubrange(index...)
+    checkInvariantsIfEnabled()
     return true
   }
 
@@ -120,19 +123,14 @@ public struct StackState<Element> {
   public mutating func pop(to id: StackElementID) -> Bool {
     guard let index = entries.firstIndex(where: { $0.id == id }) else { return false }
     entries.removeSubrange((index + 1)...)
+    checkInvariantsIfEnabled()
     return true
   }
 
   /// Pops every element; ids keep counting.
-  public mutating func removeAll() { entries.removeAll() }
-
-  func _checkInvariants() {
-    #if REWIND_CHECK_INVARIANTS
-      for (lower, upper) in zip(entries, entries.dropFirst()) {
-        precondition(lower.id < upper.id, "stack ids out of order: \(lower.id) below \(upper.id)")
-      }
-      precondition(entries.last.map { $0.id < nextID } ?? true, "an id at or past the counter")
-    #endif
+  public mutating func removeAll() {
+    entries.removeAll()
+    checkInvariantsIfEnabled()
   }
 }
 
@@ -171,6 +169,7 @@ extension StackState: Codable where Element: Codable {
     }
     self.entries = entries
     self.nextID = nextID
+    checkInvariantsIfEnabled()
   }
 
   public func encode(to encoder: any Encoder) throws {

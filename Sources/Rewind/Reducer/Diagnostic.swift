@@ -23,6 +23,9 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     /// An effect used a dependency that has no implementation in the store's context, such as a test
     /// value made with ``unimplemented(_:)``; the message names the dependency.
     case dependencyUnimplemented
+    /// An action or history command was sent after the store was closed (`Store.close()`); it was
+    /// dropped, not recorded.
+    case storeClosed
   }
 
   /// What kind of thing happened.

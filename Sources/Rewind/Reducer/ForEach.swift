@@ -103,5 +103,3 @@ where Element.State: Identifiable, Element.State.ID: Sendable {
       })
   }
 }
-
-extension ForEachReducer: Sendable where Parent: Sendable, Element: Sendable {}

@@ -66,5 +66,3 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     return effect.merge(with: .endLifetimes(under: toChildState) { _ in false })
   }
 }
-
-extension IfLetReducer: Sendable where Parent: Sendable, Child: Sendable {}

@@ -6,7 +6,7 @@
 ///   return .none
 /// }
 /// ```
-public struct Reduce<State, Action: Sendable>: Reducer, Sendable {
+public struct Reduce<State, Action: Sendable>: Reducer {
   @usableFromInline
   let run: @Sendable (inout State, Action) -> Effect<Action>
 
@@ -18,7 +18,7 @@ public struct Reduce<State, Action: Sendable>: Reducer, Sendable {
 
   /// Erases the type of another reducer.
   @inlinable
-  public init<R: Reducer & Sendable>(_ reducer: R) where R.State == State, R.Action == Action {
+  public init(_ reducer: some Reducer<State, Action>) {
     self.run = { reducer.reduce(into: &$0, action: $1) }
   }
 
@@ -29,7 +29,7 @@ public struct Reduce<State, Action: Sendable>: Reducer, Sendable {
 }
 
 /// A reducer that changes nothing.
-public struct EmptyReducer<State, Action: Sendable>: Reducer, Sendable {
+public struct EmptyReducer<State, Action: Sendable>: Reducer {
   /// Creates a reducer that changes nothing.
   @inlinable
   public init() {}

@@ -3,6 +3,11 @@
 /// A reducer reads no clock, random source, file or global: time and randomness enter as data in the
 /// action. That is what lets a store replay its recorded events and arrive at the same state every time.
 ///
+/// A reducer is `Sendable`: the store calls it from whichever thread sends. A struct whose stored
+/// properties are `Sendable` (most reducers have none) conforms as it is, `public` or not; one that holds
+/// something else (a closure that is not `@Sendable`, a class that is not `Sendable`) is refused where it
+/// is declared, naming the property.
+///
 /// Implement either ``reduce(into:action:)`` or ``body``, which composes other reducers:
 ///
 /// ```swift
@@ -18,7 +23,7 @@
 ///   }
 /// }
 /// ```
-public protocol Reducer<State, Action> {
+public protocol Reducer<State, Action>: Sendable {
   /// The state this reducer evolves.
   associatedtype State
   /// The actions it understands.

@@ -41,8 +41,7 @@ public enum ReducerBuilder<State, Action: Sendable> {
   @inlinable
   public static func buildLimitedAvailability<R: Reducer<State, Action>>(_ reducer: R) -> Reduce<
     State, Action
-  >
-  where R: Sendable {
+  > {
     Reduce(reducer)
   }
 }
@@ -71,8 +70,6 @@ public struct CombineReducers<State, Action: Sendable, Reducers: Reducer<State, 
   }
 }
 
-extension CombineReducers: Sendable where Reducers: Sendable {}
-
 /// Two reducers run one after the other; built by ``ReducerBuilder``.
 public struct CombinedReducer<First: Reducer, Second: Reducer<First.State, First.Action>>: Reducer {
   @usableFromInline let first: First
@@ -91,8 +88,6 @@ public struct CombinedReducer<First: Reducer, Second: Reducer<First.State, First
   }
 }
 
-extension CombinedReducer: Sendable where First: Sendable, Second: Sendable {}
-
 /// A reducer present only when an `if` in a builder held; built by ``ReducerBuilder``.
 public struct OptionalReducer<Wrapped: Reducer>: Reducer {
   @usableFromInline let wrapped: Wrapped?
@@ -105,8 +100,6 @@ public struct OptionalReducer<Wrapped: Reducer>: Reducer {
     wrapped?.reduce(into: &state, action: action) ?? .none
   }
 }
-
-extension OptionalReducer: Sendable where Wrapped: Sendable {}
 
 /// One of two reducers, from an `if`/`else` or `switch` in a builder; built by ``ReducerBuilder``.
 public enum EitherReducer<First: Reducer, Second: Reducer<First.State, First.Action>>: Reducer {
@@ -121,5 +114,3 @@ public enum EitherReducer<First: Reducer, Second: Reducer<First.State, First.Act
     }
   }
 }
-
-extension EitherReducer: Sendable where First: Sendable, Second: Sendable {}

@@ -34,5 +34,3 @@ public struct Scope<ParentState, ParentAction: Sendable, Child: Reducer>: Reduce
       in: LifetimeComponent(scope: toChildState, element: nil))
   }
 }
-
-extension Scope: Sendable where Child: Sendable {}

@@ -106,17 +106,20 @@ struct RunningEffects {
     }
   }
 
-  private var nextToken: UInt64 = 0
-  private var entries: [UInt64: Entry] = [:]
-  private var idleWaiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
+  private(set) var nextToken: UInt64 = 0
+  private(set) var entries: [UInt64: Entry] = [:]
+  private(set) var idleWaiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
   /// How many entries belong to a child state; mirrored into the process-wide ``childEffectCount``.
-  private var childEntries = 0
+  private(set) var childEntries = 0
 
   var count: Int { entries.count }
   var hasChildWork: Bool { childEntries > 0 }
 
   mutating func reserveToken() -> UInt64 {
-    defer { nextToken += 1 }
+    defer {
+      nextToken += 1
+      checkInvariantsIfEnabled()
+    }
     return nextToken
   }
 
@@ -127,14 +130,14 @@ struct RunningEffects {
       childEffectCount.add(1, ordering: .relaxed)
       runningElements.add(entry.lifetime)
     }
-    _checkInvariants()
+    checkInvariantsIfEnabled()
   }
 
   /// Removes the task `token` (it finished).
   /// - Returns: the idle waiters to resume, if that was the last task.
   mutating func remove(_ token: UInt64) -> IdleWaiters {
     if let entry = entries.removeValue(forKey: token) { forget(entry) }
-    _checkInvariants()
+    defer { checkInvariantsIfEnabled() }
     return takeIdleWaitersIfIdle()
   }
 
@@ -154,7 +157,7 @@ struct RunningEffects {
       entry.liveness.cancel()
       forget(entry)
     }
-    _checkInvariants()
+    defer { checkInvariantsIfEnabled() }
     return (removed.map(\.task), removed.isEmpty ? IdleWaiters() : takeIdleWaitersIfIdle())
   }
 
@@ -176,12 +179,14 @@ struct RunningEffects {
   mutating func addIdleWaiter(_ continuation: CheckedContinuation<Void, Never>, id: UInt64) -> Bool {
     if entries.isEmpty { return true }
     idleWaiters[id] = continuation
+    checkInvariantsIfEnabled()
     return false
   }
 
   /// Takes back waiter `id`, if it is still waiting, to resume it (its task was cancelled).
   mutating func removeIdleWaiter(_ id: UInt64) -> CheckedContinuation<Void, Never>? {
-    idleWaiters.removeValue(forKey: id)
+    defer { checkInvariantsIfEnabled() }
+    return idleWaiters.removeValue(forKey: id)
   }
 
   private mutating func forget(_ entry: Entry) {
@@ -195,13 +200,6 @@ struct RunningEffects {
     guard entries.isEmpty, !idleWaiters.isEmpty else { return IdleWaiters() }
     defer { idleWaiters.removeAll() }
     return IdleWaiters(continuations: Array(idleWaiters.values))
-  }
-
-  func _checkInvariants() {
-    #if REWIND_CHECK_INVARIANTS
-      precondition(childEntries == entries.values.count { !$0.lifetime.isEmpty }, "child entry count drifted")
-      precondition(childEntries >= 0)
-    #endif
   }
 }
 

@@ -17,7 +17,7 @@ extension ScopedStore {
     let send = childSender(toChildAction)
     return observation.scope(key, get: { $0[keyPath: toChildState] }, childChanges: nil) { childObservation in
       ScopedStore<ChildState, ChildAction>(
-        rootEngine: nil, observation: childObservation, sendToParent: send)
+        backing: .scope(ParentLink(send: send)), observation: childObservation)
     }
   }
 
@@ -45,7 +45,7 @@ extension ScopedStore {
     let send = childSender(toChildAction)
     return observation.scope(key, extract: { $0[keyPath: toChildState] }) { childObservation in
       ScopedStore<ChildState, ChildAction>(
-        rootEngine: nil, observation: childObservation, sendToParent: send)
+        backing: .scope(ParentLink(send: send)), observation: childObservation)
     }
   }
 

@@ -25,24 +25,19 @@ public class ScopedStore<State: Sendable, Action: Sendable>: @unchecked Sendable
   // @unchecked: every stored property is immutable and Sendable; a non-final class cannot state that
   // otherwise. Only `Store` subclasses it, and the initializer is internal.
 
-  /// The engine, for a root store; `nil` for a scope.
-  @usableFromInline let rootEngine: StoreEngine<State, Action>?
+  /// What this store sends through: the engine (the root store) or its parent (a scope).
+  @usableFromInline let backing: StoreBacking<State, Action>
   /// How this store reads its state and registers its readers.
   @usableFromInline let observation: any StoreObserving<State>
-  /// How a scope's actions reach the root; `nil` for a root store.
-  @usableFromInline let sendToParent: (@Sendable (Action, Origin, ViewTransaction?) -> StoreTask)?
 
-  init(
-    rootEngine: StoreEngine<State, Action>?, observation: any StoreObserving<State>,
-    sendToParent: (@Sendable (Action, Origin, ViewTransaction?) -> StoreTask)?
-  ) {
-    self.rootEngine = rootEngine
+  init(backing: StoreBacking<State, Action>, observation: any StoreObserving<State>) {
+    self.backing = backing
     self.observation = observation
-    self.sendToParent = sendToParent
   }
 
   deinit {
-    if rootEngine == nil { observation.detach() }
+    // A scope's node in the observation tree goes with it; the root's goes with the engine.
+    if case .scope = backing { observation.detach() }
   }
 
   // MARK: Reading
@@ -100,11 +95,15 @@ public class ScopedStore<State: Sendable, Action: Sendable>: @unchecked Sendable
   ///   their own.
   @inlinable @discardableResult
   public final func send(_ action: Action) -> StoreTask {
-    guard let rootEngine else { return sendThroughParent(action, from: .user, transaction: nil) }
-    // A separate entry from `send(_:from:)`: a defaulted `Origin` argument, needed whole by the scoped
-    // branch, was copied out of its global and destroyed on every send (about 50 instructions).
-    return rootEngine.dispatch(
-      PendingEvent(payload: .action(action), actor: nil, source: .user, correlationID: nil))
+    switch backing {
+    case .root(let engine):
+      // A separate entry from `send(_:from:)`: a defaulted `Origin` argument, needed whole by the scoped
+      // branch, was copied out of its global and destroyed on every send (about 50 instructions).
+      return engine.dispatch(
+        PendingEvent(payload: .action(action), actor: nil, source: .user, correlationID: nil))
+    case .scope(let parent):
+      return parent.send(action, from: .user, transaction: nil)
+    }
   }
 
   /// Dispatches `action` like ``send(_:)``, recorded as sent from `origin`.
@@ -115,11 +114,15 @@ public class ScopedStore<State: Sendable, Action: Sendable>: @unchecked Sendable
   /// - Returns: the effects the action started, to await or cancel.
   @inlinable @discardableResult
   public final func send(_ action: Action, from origin: Origin) -> StoreTask {
-    guard let rootEngine else { return sendThroughParent(action, from: origin, transaction: nil) }
-    return rootEngine.dispatch(
-      PendingEvent(
-        payload: .action(action), actor: origin.actor, source: origin.source,
-        correlationID: origin.correlationID))
+    switch backing {
+    case .root(let engine):
+      return engine.dispatch(
+        PendingEvent(
+          payload: .action(action), actor: origin.actor, source: origin.source,
+          correlationID: origin.correlationID))
+    case .scope(let parent):
+      return parent.send(action, from: origin, transaction: nil)
+    }
   }
 
   /// Dispatches `action` like ``send(_:from:)``; the view updates it causes are applied inside
@@ -128,10 +131,12 @@ public class ScopedStore<State: Sendable, Action: Sendable>: @unchecked Sendable
   public final func send(_ action: Action, from origin: Origin = .user, transaction: ViewTransaction)
     -> StoreTask
   {
-    if let rootEngine {
-      return rootEngine.dispatch(PendingEvent(action: action, from: origin), transaction: transaction)
+    switch backing {
+    case .root(let engine):
+      return engine.dispatch(PendingEvent(action: action, from: origin), transaction: transaction)
+    case .scope(let parent):
+      return parent.send(action, from: origin, transaction: transaction)
     }
-    return sendThroughParent(action, from: origin, transaction: transaction)
   }
 
   // MARK: Waiting for views
@@ -146,14 +151,6 @@ public class ScopedStore<State: Sendable, Action: Sendable>: @unchecked Sendable
     }
   }
 
-  /// Sends a scope's action through its parent.
-  @usableFromInline
-  final func sendThroughParent(_ action: Action, from origin: Origin, transaction: ViewTransaction?)
-    -> StoreTask
-  {
-    // Every store is either a root (an engine) or a scope (a parent to send through): see the initializers.
-    sendToParent?(action, origin, transaction) ?? StoreTask(effects: nil)
-  }
 }
 
 extension ScopedStore: Observable {}

@@ -30,6 +30,7 @@ final class StateHub<State: Sendable>: Sendable {
     case retry
   }
 
+  @safe
   @usableFromInline
   struct Waiter: Sendable {
     @usableFromInline var id: UInt64
@@ -39,7 +40,7 @@ final class StateHub<State: Sendable>: Sendable {
 
     @inlinable
     init(id: UInt64, after: UInt64?, continuation: UnsafeContinuation<Delivery, Never>) {
-      (self.id, self.after, self.continuation) = (id, after, continuation)
+      unsafe (self.id, self.after, self.continuation) = (id, after, continuation)
     }
   }
 
@@ -162,7 +163,7 @@ final class StateHub<State: Sendable>: Sendable {
   /// Wakes `waiters` with `snapshot`; call outside the lock.
   @usableFromInline
   static func wake(_ waiters: [Waiter], with snapshot: Snapshot) {
-    for waiter in waiters { waiter.continuation.resume(returning: .snapshot(snapshot)) }
+    for waiter in waiters { unsafe waiter.continuation.resume(returning: .snapshot(snapshot)) }
   }
 
   /// Wakes `waiters` at a constant cost to the caller: one directly, several from one task, so that a
@@ -170,7 +171,7 @@ final class StateHub<State: Sendable>: Sendable {
   @usableFromInline
   static func wakeFromSend(_ waiters: [Waiter], with snapshot: Snapshot) {
     if waiters.count == 1 {
-      waiters[0].continuation.resume(returning: .snapshot(snapshot))
+      unsafe waiters[0].continuation.resume(returning: .snapshot(snapshot))
     } else {
       Task { wake(waiters, with: snapshot) }
     }
@@ -213,7 +214,7 @@ final class StateHub<State: Sendable>: Sendable {
   func park(after sequence: UInt64?, isolation: isolated (any Actor)?) async -> Delivery {
     let id = nextWaiterID.add(1, ordering: .relaxed).newValue
     return await withTaskCancellationHandler {
-      await withUnsafeContinuation(isolation: isolation) { continuation in
+      unsafe await withUnsafeContinuation(isolation: isolation) { continuation in
         let now = Self.now()
         var wakeAt: UInt64?
         let immediate: Delivery? = core.withLock { core in
@@ -222,17 +223,17 @@ final class StateHub<State: Sendable>: Sendable {
           case .finished: return .finished
           case .notBefore:
             if Task.isCancelled { return .finished }
-            core.waiters.append(Waiter(id: id, after: sequence, continuation: continuation))
+            unsafe core.waiters.append(Waiter(id: id, after: sequence, continuation: continuation))
             wakeAt = core.schedulePacedWake()
             return nil
           case .nothingNewer:
             // Checked under the lock: a cancellation after this finds the waiter registered and removes it.
             if Task.isCancelled { return .finished }
-            core.waiters.append(Waiter(id: id, after: sequence, continuation: continuation))
+            unsafe core.waiters.append(Waiter(id: id, after: sequence, continuation: continuation))
             return nil
           }
         }
-        if let immediate { continuation.resume(returning: immediate) }
+        if let immediate { unsafe continuation.resume(returning: immediate) }
         if let wakeAt { scheduleWake(at: wakeAt) }
       }
     } onCancel: {
@@ -240,7 +241,7 @@ final class StateHub<State: Sendable>: Sendable {
         guard let index = core.waiters.firstIndex(where: { $0.id == id }) else { return nil }
         return core.waiters.remove(at: index)
       }
-      waiter?.continuation.resume(returning: .finished)
+      unsafe waiter?.continuation.resume(returning: .finished)
     }
   }
 
@@ -282,8 +283,13 @@ final class StateHub<State: Sendable>: Sendable {
       return waiters
     }
     // Parked subscribers ask again: one held back by pacing is owed the newest state.
-    for waiter in waiters { waiter.continuation.resume(returning: .retry) }
+    for waiter in waiters { unsafe waiter.continuation.resume(returning: .retry) }
   }
 
+  /// The number of parked subscribers, for tests.
   var subscriberCount: Int { core.withLock { $0.waiters.count } }
+
+  /// For each parked subscriber, the sequence number it waits to pass (`nil`: any state): a test waits for
+  /// `[n]` to know that its one subscriber has taken state `n` and waits for a newer one.
+  var parkedAfter: [UInt64?] { core.withLock { $0.waiters.map(\.after) } }
 }

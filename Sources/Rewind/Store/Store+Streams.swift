@@ -73,10 +73,15 @@ extension Store {
     StateChangeSequence(hub: hub, journal: journal)
   }
 
-  /// Ends every subscription (``states``, changesets, values, changes) and cancels running effects.
+  /// Ends every subscription (``states``, changesets, values, changes) and cancels running effects, but
+  /// leaves the store taking sends and its journal open.
   ///
   /// Subscribers that have not seen the newest state receive it, then their iteration ends; subscriptions
-  /// made afterwards deliver the current state and end. The store still accepts sends.
+  /// made afterwards deliver the current state and end.
+  @available(
+    *, deprecated,
+    message: "use close(), which also stops sends and closes the journal (a file journal's directory too)"
+  )
   public func shutdown() {
     effects.cancelAll()
     hub.finish()

@@ -19,9 +19,18 @@ import Synchronization
 /// print(store.state.count)  // 1
 /// ```
 public final class Store<State: Sendable, Action: Sendable>: ScopedStore<State, Action>, @unchecked Sendable {
-  // @unchecked: restates the base class's conformance; the one stored property is immutable and Sendable.
+  // @unchecked: restates the base class's conformance; it adds no stored property.
   /// Everything the store runs on: its gate, state hub and history, journal and effects.
-  @usableFromInline let engine: StoreEngine<State, Action>
+  ///
+  /// Held once, as the store's ``ScopedStore/backing``: a `Store` is always made with `.root` (see
+  /// ``init(engine:)``), so the other case cannot be met.
+  @inlinable
+  var engine: StoreEngine<State, Action> {
+    switch backing {
+    case .root(let engine): return engine
+    case .scope: preconditionFailure("Store: a root store is backed by its engine")
+    }
+  }
 
   /// The events the store has accepted.
   public var journal: any Journal<Action> { engine.journal }
@@ -38,15 +47,15 @@ public final class Store<State: Sendable, Action: Sendable>: ScopedStore<State, 
   ///   - diagnostics: told of ``Diagnostic``s, such as an action for a missing element. By default they
   ///     are printed to standard error.
   ///   - dependencies: overrides the live ``DependencyValues`` that effects see.
-  public convenience init<R: Reducer & Sendable>(
+  public convenience init(
     initialState: State,
-    reducer: R,
+    reducer: some Reducer<State, Action>,
     clock: some EventClock = .system,
     actor: String? = nil,
     history: HistoryConfiguration<Action> = .standard,
     diagnostics: @escaping @Sendable (Diagnostic) -> Void = Store.printDiagnostic,
     dependencies: (inout DependencyValues) -> Void = { _ in }
-  ) where R.State == State, R.Action == Action {
+  ) {
     // An empty journal: recovery replays nothing and cannot fail.
     do {
       try self.init(
@@ -66,16 +75,16 @@ public final class Store<State: Sendable, Action: Sendable>: ScopedStore<State, 
   ///   ``HistoryError`` when a recorded jump names a state that cannot be rebuilt.
   /// - Complexity: O(events in the journal).
   @inlinable
-  public convenience init<R: Reducer & Sendable>(
+  public convenience init(
     initialState: State,
-    reducer: R,
+    reducer: some Reducer<State, Action>,
     journal: some Journal<Action>,
     clock: some EventClock = .system,
     actor: String? = nil,
     history: HistoryConfiguration<Action> = .standard,
     diagnostics: @escaping @Sendable (Diagnostic) -> Void = Store.printDiagnostic,
     dependencies: (inout DependencyValues) -> Void = { _ in }
-  ) throws where R.State == State, R.Action == Action {
+  ) throws {
     try self.init(
       origin: initialState, at: 0, reducer: reducer, journal: journal, clock: clock, actor: actor,
       history: history, diagnostics: diagnostics, dependencies: dependencies)
@@ -92,12 +101,13 @@ public final class Store<State: Sendable, Action: Sendable>: ScopedStore<State, 
   /// Inlinable, with the replay loop, so that replay is specialized for the app's types where the store is
   /// opened: unspecialized, generic metadata lookups were a large part of each replayed event.
   @inlinable
-  public convenience init<R: Reducer & Sendable>(
-    origin: State, at sequence: UInt64, reducer: R, journal: some Journal<Action>, clock: some EventClock,
+  public convenience init(
+    origin: State, at sequence: UInt64, reducer: some Reducer<State, Action>, journal: some Journal<Action>,
+    clock: some EventClock,
     actor: String?, history: HistoryConfiguration<Action>,
     diagnostics: @escaping @Sendable (Diagnostic) -> Void,
     dependencies: (inout DependencyValues) -> Void = { _ in }, genesis: State? = nil
-  ) throws where R.State == State, R.Action == Action {
+  ) throws {
     let reduce: @Sendable (inout State, Action) -> Effect<Action> = { reducer.reduce(into: &$0, action: $1) }
     var recovered = StoreHistory(
       origin: origin, sequence: sequence, genesis: genesis,
@@ -118,12 +128,10 @@ public final class Store<State: Sendable, Action: Sendable>: ScopedStore<State, 
   /// Creates a store over `engine`.
   @usableFromInline
   init(engine: StoreEngine<State, Action>) {
-    self.engine = engine
     let center = engine.observation
     super.init(
-      rootEngine: engine,
-      observation: RootedObservation(center: center, node: center.root, resolve: { $0 }, onDetach: nil),
-      sendToParent: nil)
+      backing: .root(engine),
+      observation: RootedObservation(center: center, node: center.root, resolve: { $0 }, onDetach: nil))
   }
 
   /// The default diagnostics handler: one line on standard error.

@@ -27,6 +27,8 @@ final class StoreEngine<State: Sendable, Action: Sendable>: Sendable {
   @usableFromInline let journalHealthy = Atomic<Bool>(true)
   /// The journal, when it is the in-memory one: appended to through specialized code.
   @usableFromInline let inMemoryJournal: InMemoryJournal<Action>?
+  /// True once the store is closed (``close()``): later sends are dropped, each reported.
+  @usableFromInline let isClosed = Atomic<Bool>(false)
 
   @usableFromInline let reducer: @Sendable (inout State, Action) -> Effect<Action>
   /// How actions take part in undo; `nil` when undo is off, which keeps sends free of undo work.
@@ -171,6 +173,8 @@ final class StoreEngine<State: Sendable, Action: Sendable>: Sendable {
   /// - Returns: what is left to do outside the lock (see ``Outcome``).
   @inlinable
   func process(_ pending: PendingEvent<State, Action>) -> Outcome? {
+    // Set while holding the gate, which this thread holds: no send slips in during the close.
+    if isClosed.load(ordering: .relaxed) { return drop(pending) }
     guard case .action(let action) = pending.payload else { return processCommand(pending) }
     let outcome = hub.core.withLock { core -> Outcome? in
       let sequence = core.sequence + 1

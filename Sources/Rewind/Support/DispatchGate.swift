@@ -14,6 +14,7 @@ import Synchronization
 /// `send`, while observers, effects and diagnostics run outside the state lock: a send from another
 /// thread waits here; a send from the owning thread (an observer or a synchronous effect) is queued and
 /// processed, in order, before the outer `send` returns.
+@safe
 @usableFromInline
 final class DispatchGate<Pending>: @unchecked Sendable {
   // @unchecked: `queued` is touched only by the thread that holds `mutex`.
@@ -31,18 +32,18 @@ final class DispatchGate<Pending>: @unchecked Sendable {
 
   @usableFromInline
   init() {
-    mutex = .allocate(capacity: 1)
-    mutex.initialize(to: pthread_mutex_t())
-    pthread_mutex_init(mutex, nil)
-    queued = .allocate(capacity: 1)
-    queued.initialize(to: Queue())
+    unsafe mutex = .allocate(capacity: 1)
+    unsafe mutex.initialize(to: pthread_mutex_t())
+    unsafe pthread_mutex_init(mutex, nil)
+    unsafe queued = .allocate(capacity: 1)
+    unsafe queued.initialize(to: Queue())
   }
 
   deinit {
-    pthread_mutex_destroy(mutex)
-    mutex.deallocate()
-    queued.deinitialize(count: 1)
-    queued.deallocate()
+    unsafe pthread_mutex_destroy(mutex)
+    unsafe mutex.deallocate()
+    unsafe queued.deinitialize(count: 1)
+    unsafe queued.deallocate()
   }
 
   /// Whether the calling thread is inside a `send` already.
@@ -52,33 +53,34 @@ final class DispatchGate<Pending>: @unchecked Sendable {
   /// Waits for the gate and takes it for the calling thread.
   @inlinable
   func enter() {
-    pthread_mutex_lock(mutex)
+    unsafe pthread_mutex_lock(mutex)
     owner.store(currentThreadID(), ordering: .relaxed)
   }
 
   /// Releases the gate; the queue must be empty.
   @inlinable
   func leave() {
-    assert(queued.pointee.head == queued.pointee.items.count, "DispatchGate: leaving with queued sends")
+    unsafe assert(
+      queued.pointee.head == queued.pointee.items.count, "DispatchGate: leaving with queued sends")
     owner.store(0, ordering: .relaxed)
-    pthread_mutex_unlock(mutex)
+    unsafe pthread_mutex_unlock(mutex)
   }
 
   /// Queues a send made by the owning thread. Only the owner may call this.
   @inlinable
   func enqueue(_ pending: Pending) {
-    queued.pointee.items.append(pending)
+    unsafe queued.pointee.items.append(pending)
   }
 
   /// The next queued send, oldest first. Only the owner may call this.
   @inlinable
   func dequeue() -> Pending? {
-    guard queued.pointee.head < queued.pointee.items.count else { return nil }
-    let next = queued.pointee.items[queued.pointee.head]
-    queued.pointee.head += 1
-    if queued.pointee.head == queued.pointee.items.count {
-      queued.pointee.items.removeAll(keepingCapacity: true)
-      queued.pointee.head = 0
+    guard unsafe queued.pointee.head < queued.pointee.items.count else { return nil }
+    let next = unsafe queued.pointee.items[queued.pointee.head]
+    unsafe queued.pointee.head += 1
+    if unsafe queued.pointee.head == queued.pointee.items.count {
+      unsafe queued.pointee.items.removeAll(keepingCapacity: true)
+      unsafe queued.pointee.head = 0
     }
     return next
   }

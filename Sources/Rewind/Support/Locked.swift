@@ -15,6 +15,7 @@ import Synchronization
   /// under contention TSan misses the lock and reports races that are not there. `Scripts/check.sh` builds
   /// the sanitizer run with `-DREWIND_THREAD_SANITIZER`, which swaps in this pthread mutex TSan understands;
   /// everything around the lock is checked the same.
+  @safe
   @usableFromInline
   package final class Locked<Value>: @unchecked Sendable {
     // @unchecked: `value` is only touched while `mutex` is held.
@@ -22,18 +23,18 @@ import Synchronization
     @usableFromInline let value: UnsafeMutablePointer<Value>
 
     package init(_ value: Value) {
-      self.value = .allocate(capacity: 1)
-      self.value.initialize(to: value)
-      mutex = .allocate(capacity: 1)
-      mutex.initialize(to: pthread_mutex_t())
-      pthread_mutex_init(mutex, nil)
+      unsafe self.value = .allocate(capacity: 1)
+      unsafe self.value.initialize(to: value)
+      unsafe mutex = .allocate(capacity: 1)
+      unsafe mutex.initialize(to: pthread_mutex_t())
+      unsafe pthread_mutex_init(mutex, nil)
     }
 
     deinit {
-      pthread_mutex_destroy(mutex)
-      mutex.deallocate()
-      value.deinitialize(count: 1)
-      value.deallocate()
+      unsafe pthread_mutex_destroy(mutex)
+      unsafe mutex.deallocate()
+      unsafe value.deinitialize(count: 1)
+      unsafe value.deallocate()
     }
 
     /// Runs `body` with exclusive access to the value.
@@ -41,9 +42,9 @@ import Synchronization
     package func withLock<Result, Failure: Error>(
       _ body: (inout Value) throws(Failure) -> Result
     ) throws(Failure) -> Result {
-      pthread_mutex_lock(mutex)
-      defer { pthread_mutex_unlock(mutex) }
-      return try body(&value.pointee)
+      unsafe pthread_mutex_lock(mutex)
+      defer { unsafe pthread_mutex_unlock(mutex) }
+      return unsafe try body(&value.pointee)
     }
 
     /// Runs `body` with exclusive access to the value, handing it `input` to consume (say, to append
@@ -52,9 +53,9 @@ import Synchronization
     package func withLock<Input, Result, Failure: Error>(
       moving input: consuming Input, _ body: (inout Value, consuming Input) throws(Failure) -> Result
     ) throws(Failure) -> Result {
-      pthread_mutex_lock(mutex)
-      defer { pthread_mutex_unlock(mutex) }
-      return try body(&value.pointee, input)
+      unsafe pthread_mutex_lock(mutex)
+      defer { unsafe pthread_mutex_unlock(mutex) }
+      return unsafe try body(&value.pointee, input)
     }
   }
 #else
@@ -66,6 +67,7 @@ import Synchronization
   /// The value lives behind a pointer rather than in a stored `var`: the lock already makes access
   /// exclusive, and a class's `var` would add a dynamic exclusivity check (a thread-local access set) to
   /// every `withLock`, measured at about a sixth of a store's `send`.
+  @safe
   @usableFromInline
   package final class Locked<Value>: @unchecked Sendable {
     // @unchecked: `value` is only touched while `lock` is held.
@@ -73,13 +75,13 @@ import Synchronization
     @usableFromInline let value: UnsafeMutablePointer<Value>
 
     package init(_ value: Value) {
-      self.value = .allocate(capacity: 1)
-      self.value.initialize(to: value)
+      unsafe self.value = .allocate(capacity: 1)
+      unsafe self.value.initialize(to: value)
     }
 
     deinit {
-      value.deinitialize(count: 1)
-      value.deallocate()
+      unsafe value.deinitialize(count: 1)
+      unsafe value.deallocate()
     }
 
     /// Runs `body` with exclusive access to the value.
@@ -89,7 +91,7 @@ import Synchronization
     ) throws(Failure) -> Result {
       lock._unsafeLock()
       defer { lock._unsafeUnlock() }
-      return try body(&value.pointee)
+      return unsafe try body(&value.pointee)
     }
 
     /// Runs `body` with exclusive access to the value, handing it `input` to consume (say, to append
@@ -100,7 +102,7 @@ import Synchronization
     ) throws(Failure) -> Result {
       lock._unsafeLock()
       defer { lock._unsafeUnlock() }
-      return try body(&value.pointee, input)
+      return unsafe try body(&value.pointee, input)
     }
   }
 #endif

@@ -143,7 +143,8 @@ final class ObservationCenter<Root: Sendable>: Sendable {
           // A read between a send and the flush that follows it, of a value that already differs from the
           // baseline's: the flush must tell this reader even if the value changes back meanwhile.
           if core.sequence != baseline.sequence, !path.isQueued,
-            unsafeDowncast(path, to: TypedPathObservation<State>.self).changed(resolve(baseline.state), state)
+            unsafe unsafeDowncast(path, to: TypedPathObservation<State>.self).changed(
+              resolve(baseline.state), state)
           {
             machine.force(path)
           }
@@ -152,7 +153,7 @@ final class ObservationCenter<Root: Sendable>: Sendable {
         }
         return value(state)
       }
-      machine._checkInvariants()
+      machine.checkInvariantsIfEnabled()
       return (path, result)
     }
   }
@@ -162,7 +163,7 @@ final class ObservationCenter<Root: Sendable>: Sendable {
   func withCurrentState<Result>(_ body: (Root) -> Result) -> Result {
     machine.withLock { machine in
       let result = hub.core.withLock { body($0.state) }
-      machine._checkInvariants()
+      machine.checkInvariantsIfEnabled()
       return result
     }
   }
@@ -171,7 +172,7 @@ final class ObservationCenter<Root: Sendable>: Sendable {
   func withTreeLock<Result>(_ body: () -> Result) -> Result {
     machine.withLock { machine in
       let result = body()
-      machine._checkInvariants()
+      machine.checkInvariantsIfEnabled()
       return result
     }
   }
@@ -196,7 +197,10 @@ final class ObservationCenter<Root: Sendable>: Sendable {
 
   /// Notes that the sends from sequence number `from` on carry `transaction`.
   func note(_ transaction: ViewTransaction, from sequence: UInt64) {
-    machine.withLock { $0.note(transaction, from: sequence) }
+    machine.withLock { machine in
+      machine.note(transaction, from: sequence)
+      machine.checkInvariantsIfEnabled()
+    }
   }
 
   /// Compares, commits and notifies. Runs on the main actor, scheduled by ``stateDidChange()``.
@@ -216,7 +220,7 @@ final class ObservationCenter<Root: Sendable>: Sendable {
       let now = hub.core.withLock { Snapshot(state: $0.state, sequence: $0.sequence) }
       let delivery = machine.flush(now: now)
       if machine.baseline == nil { isActive.store(false, ordering: .relaxed) }
-      machine._checkInvariants()
+      machine.checkInvariantsIfEnabled()
       return delivery
     }
     delivery.deliver()

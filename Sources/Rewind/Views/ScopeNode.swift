@@ -89,12 +89,14 @@ final class ScopeNode: @unchecked Sendable {
   func collectChanges<State>(from old: State, to new: State, into notify: inout [PathObservation]) {
     for path in interestingPaths.values where !path.isQueued {
       // Every path of a node reads that node's state: made so by the store that owns the node.
-      guard unsafeDowncast(path, to: TypedPathObservation<State>.self).changed(old, new) else { continue }
+      guard unsafe unsafeDowncast(path, to: TypedPathObservation<State>.self).changed(old, new) else {
+        continue
+      }
       path.isQueued = true
       notify.append(path)
     }
     for edge in interestingChildren.values {
-      unsafeDowncast(edge, to: ChildEdge<State>.self).collectChanges(from: old, to: new, into: &notify)
+      unsafe unsafeDowncast(edge, to: ChildEdge<State>.self).collectChanges(from: old, to: new, into: &notify)
     }
   }
 }
@@ -129,14 +131,6 @@ class ChildEdgeBase: @unchecked Sendable {
   func childInterestChanged(_ interesting: Bool) {
     guard !isDetached else { return }
     parent.childInterestChanged(self, interesting: interesting)
-  }
-
-  /// Checks the node below (see ``ScopeNode/_checkInvariants()``).
-  func _checkSubtree() {
-    #if REWIND_CHECK_INVARIANTS
-      precondition(node.parentEdge === self, "observation: a node that does not name its edge")
-      node._checkInvariants()
-    #endif
   }
 }
 

@@ -168,7 +168,7 @@ where Element.ID: Sendable {
         }
         for edge in node.interestingChildren.values {
           // The collection's node has element edges only.
-          unsafeDowncast(edge, to: ChildEdge<IdentifiedArray<Element>>.self)
+          unsafe unsafeDowncast(edge, to: ChildEdge<IdentifiedArray<Element>>.self)
             .collectChanges(from: old, to: new, into: &notify)
         }
       case .elements(let changed):
@@ -213,7 +213,7 @@ where Element.ID: Sendable {
     return observation.scope(.element(AnyHashable(id)), extract: { lookUp($0, id) }, seen: element) {
       elementObservation in
       ScopedStore<Element, ElementAction>(
-        rootEngine: nil, observation: elementObservation, sendToParent: send)
+        backing: .scope(ParentLink(send: send)), observation: elementObservation)
     }
   }
 }

@@ -20,10 +20,10 @@ enum ValueIdentity {
   static func isIdentical<T>(_ a: T, _ b: T) -> Bool {
     let size = MemoryLayout<T>.size
     if size == 0 { return true }
-    return withUnsafeBytes(of: a) { left in
-      withUnsafeBytes(of: b) { right in
+    return unsafe withUnsafeBytes(of: a) { left in
+      unsafe withUnsafeBytes(of: b) { right in
         guard let left = left.baseAddress, let right = right.baseAddress else { return false }
-        return memcmp(left, right, size) == 0
+        return unsafe memcmp(left, right, size) == 0
       }
     }
   }

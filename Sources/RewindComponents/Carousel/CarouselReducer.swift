@@ -50,9 +50,7 @@ public struct CarouselReducer: Reducer, Sendable {
     let wasTimed = state.runningAnimationEndTime != nil
     if let now = action.time { state.advance(to: now, reporting: true) }
     let effect = apply(action, to: &state)
-    #if REWIND_CHECK_INVARIANTS
-      state._checkInvariants()
-    #endif
+    state.checkInvariantsIfEnabled()
     let timed = state.runningAnimationEndTime
     let restarts = if case .resumeAnimation = action { true } else { false }
     guard restarts || state.runningAnimationID != running || wasTimed != (timed != nil) else { return effect }

@@ -1,10 +1,11 @@
-// Internal invariants, checked after every action in builds with `-DREWIND_CHECK_INVARIANTS`.
-extension CarouselState {
+import Rewind
+
+extension CarouselState: InvariantChecking {
   /// Traps when an action left the state inconsistent: a failure is a bug in the carousel, not bad input.
-  ///
-  /// The reducer calls it only under `REWIND_CHECK_INVARIANTS`, so other builds pay nothing.
+  /// The reducer checks after every action (``InvariantChecking/checkInvariantsIfEnabled()``).
   /// - Complexity: O(v) for v loaded items.
-  func _checkInvariants() {
+  @usableFromInline
+  package func _checkInvariants() {
     let count = numberOfItems
     let current = currentItemIndex
     precondition(

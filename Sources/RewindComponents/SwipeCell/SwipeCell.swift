@@ -48,7 +48,7 @@ public struct SwipeCell: Reducer, Sendable {
   public func reduce(into state: inout SwipeCellState, action: SwipeCellAction) -> Effect<SwipeCellAction> {
     let running = state.animation?.id
     let effect = reduceWithoutTimer(into: &state, action: action)
-    state._checkInvariants()
+    state.checkInvariantsIfEnabled()
     let timerID = SwipeCellTimerID(cellID: state.cellID)
     if case .resumeAnimation(let now) = action, let run = state.animation {
       return effect.merge(

@@ -20,7 +20,7 @@ public struct SwipeTable<Row: SwipeTableRow>: Reducer, Sendable {
     SwipeTableAction<Row.ID>
   > {
     state.events.removeAll(keepingCapacity: true)
-    defer { state._checkInvariants() }
+    defer { state.checkInvariantsIfEnabled() }
     switch action {
     case .row(let addressed):
       return rowAction(&state, id: addressed.id, action: addressed.action)

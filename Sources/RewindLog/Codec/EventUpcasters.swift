@@ -38,12 +38,14 @@ public struct EventUpcasters: Sendable {
   }
 
   private var steps: [Key: Step] = [:]
+  /// Retired event types and what each is read as now (see ``retire(_:as:)``).
+  var retirements: [String: Transform] = [:]
 
   /// No upcasters: every event must already be at the version the app reads.
   public init() {}
 
-  /// Whether no step is registered.
-  public var isEmpty: Bool { steps.isEmpty }
+  /// Whether no step is registered and no type retired.
+  public var isEmpty: Bool { steps.isEmpty && retirements.isEmpty }
 
   /// Registers the step that takes events of type `typeName` from schema `version` to `version + 1`.
   /// Registering the same type and version again replaces the step.

@@ -94,9 +94,9 @@ struct CommitterState {
   private var stopped = false
   /// Whether the committer thread sleeps and must be signalled for new work.
   private var idle = true
-  private var waiters: [Waiter] = []
+  private(set) var waiters: [Waiter] = []
   /// Told once when durability is lost, then finished; finished at close.
-  private var observers: [AsyncStream<DurabilityStatus>.Continuation] = []
+  private(set) var observers: [AsyncStream<DurabilityStatus>.Continuation] = []
 
   init(
     lastSequence: UInt64, frames: [FrameLocation], segments: [String], cut: CutAnchor? = nil,
@@ -123,6 +123,7 @@ struct CommitterState {
     frames.insert(contentsOf: located, at: 0)
     chainBeforeFrames = chainBefore
     unindexedBefore = nil
+    checkInvariantsIfEnabled()
   }
 
   /// The index of the frame that holds event `sequence`, if it is indexed.
@@ -174,7 +175,7 @@ struct CommitterState {
     open.records.append(record)
     open.count += 1
     lastAppended = sequence
-    defer { checkInvariants() }
+    defer { checkInvariantsIfEnabled() }
     let due = snapshotInterval.map { sequence % $0 == 0 } ?? false
     return (takeIdle(), due ? snapshotHandler : nil)
   }
@@ -185,14 +186,17 @@ struct CommitterState {
     // Only the next event can be refused: a misnumbered one would have been refused for its number.
     guard sequence == lastAppended + 1 else { return }
     refusal = Refusal(sequence: sequence, error: error)
+    checkInvariantsIfEnabled()
   }
 
   mutating func setSnapshotHandler(_ handler: @escaping @Sendable (UInt64) -> Void) {
     snapshotHandler = handler
+    checkInvariantsIfEnabled()
   }
 
   mutating func setRollHandler(_ handler: @escaping @Sendable () -> Void) {
     rollHandler = handler
+    checkInvariantsIfEnabled()
   }
 
   // MARK: Retention
@@ -213,7 +217,7 @@ struct CommitterState {
       unindexedBefore = nil
       chainBeforeFrames = anchor.chain
     }
-    checkInvariants()
+    checkInvariantsIfEnabled()
   }
 
   // MARK: Waiting
@@ -240,7 +244,7 @@ struct CommitterState {
     if let outcome = outcome(waiter.progress, through: waiter.target) { return .resume(waiter, outcome) }
     waiters.append(waiter)
     if waiter.progress == .durable { syncRequested = max(syncRequested, waiter.target) }
-    defer { checkInvariants() }
+    defer { checkInvariantsIfEnabled() }
     return .queued(wake: takeIdle())
   }
 
@@ -258,6 +262,7 @@ struct CommitterState {
     if failure != nil { return (status, true) }
     if closing || stopped { return (nil, true) }
     observers.append(observer)
+    checkInvariantsIfEnabled()
     return (status, false)
   }
 
@@ -266,6 +271,7 @@ struct CommitterState {
   /// Hands the committer everything queued, or marks it idle and returns `nil` when there is nothing.
   /// After a failure, queued groups are dropped: nothing more is written to a poisoned log.
   mutating func takeWork(syncsEveryCommit: Bool) -> Work? {
+    defer { checkInvariantsIfEnabled() }
     if open.count > 0 {
       ready.append(open)
       open = Group()
@@ -289,10 +295,6 @@ struct CommitterState {
   ) -> Wakeups {
     var wakeups = Wakeups()
     for (location, segment) in frames {
-      #if REWIND_CHECK_INVARIANTS
-        precondition(location.firstSequence == written + 1, "frames are not gapless")
-        precondition(location.segment <= segmentBase + segments.count, "a segment was skipped")
-      #endif
       if segmentBase + segments.count <= location.segment {
         segments.append(segment)
         wakeups.rolled = rollHandler
@@ -307,7 +309,7 @@ struct CommitterState {
       wakeups.status = status
     }
     wakeups.waiters = decideWaiters()
-    checkInvariants()
+    checkInvariantsIfEnabled()
     return wakeups
   }
 
@@ -332,6 +334,7 @@ struct CommitterState {
   /// - Returns: whether to wake the committer.
   mutating func beginClose() -> Bool {
     closing = true
+    defer { checkInvariantsIfEnabled() }
     return takeIdle()
   }
 
@@ -342,7 +345,7 @@ struct CommitterState {
     var wakeups = Wakeups()
     wakeups.waiters = decideWaiters()
     swap(&wakeups.observers, &observers)
-    checkInvariants()
+    checkInvariantsIfEnabled()
     return wakeups
   }
 
@@ -351,37 +354,5 @@ struct CommitterState {
     guard idle else { return false }
     idle = false
     return true
-  }
-
-  // MARK: Invariants
-
-  /// Checks the state after a transition when compiled with `-DREWIND_CHECK_INVARIANTS`.
-  @inline(__always)
-  func checkInvariants() {
-    #if REWIND_CHECK_INVARIANTS
-      _checkInvariants()
-    #endif
-  }
-
-  /// Progress never runs ahead of what was appended and written; the last frame ends what was written; a
-  /// queued waiter is one whose outcome is not known yet (none is left behind after a failure or close).
-  /// (That frames are gapless is checked where they are added, in ``committed(_:synced:failure:)``.)
-  func _checkInvariants() {
-    precondition(
-      durable <= written && written <= lastAppended,
-      "progress runs ahead: \(durable) \(written) \(lastAppended)")
-    precondition(
-      frames.last.map { $0.lastSequence == written } ?? (written == 0),
-      "the last frame is not what was written")
-    for waiter in waiters {
-      precondition(
-        outcome(waiter.progress, through: waiter.target) == nil, "a decided waiter is still queued")
-    }
-    precondition(failure == nil || observers.isEmpty, "observers left after a failure")
-    // The index starts right after the cut, or at the frame an open from a snapshot started at.
-    let first = unindexedBefore?.frameFirstSequence ?? (cut?.throughSequence ?? 0) + 1
-    precondition(
-      frames.first.map { $0.firstSequence == first && $0.segment >= segmentBase } ?? true,
-      "the first frame does not start right after the cut or at the frame the open started at")
   }
 }

@@ -48,6 +48,8 @@ public final class FileJournal<Action: Codable & Sendable>: Journal {
   let direct = DirectCodec<Action>.make()
   /// The thread retention cuts on.
   let retention = RetentionWorker()
+  /// The periodic snapshots of the store opened on this journal (`Store.open`); stopped by ``close()``.
+  package let periodicSnapshots = PeriodicSnapshots()
 
   /// Which snapshot `Store.open` restored the state from, and which it passed over; `nil` when the store
   /// was not opened from snapshots.
@@ -228,17 +230,20 @@ public final class FileJournal<Action: Codable & Sendable>: Journal {
   }
 
   deinit {
+    periodicSnapshots.stopWithoutWaiting()
     if !closed.exchange(true, ordering: .acquiringAndReleasing) {
       committer.stop()
       lock.release()
     }
   }
 
-  /// Writes and syncs everything appended, stops the committer and releases the directory.
-  /// Later appends throw ``FileJournalError/closed``.
+  /// Stops the periodic snapshots (waiting for one being written), writes and syncs everything appended,
+  /// stops the committer and releases the directory. Later appends throw ``FileJournalError/closed``;
+  /// calling it again does nothing. A store's `close()` calls it: close the store rather than its journal.
   /// - Throws: ``FileJournalError/durabilityLost(_:)`` when events could not be made durable.
   public func close() throws {
     guard !closed.exchange(true, ordering: .acquiringAndReleasing) else { return }
+    periodicSnapshots.stop()
     let last = lastSequence
     let flushError: (any Error)?
     do { try committer.wait(for: .durable, through: last); flushError = nil } catch { flushError = error }

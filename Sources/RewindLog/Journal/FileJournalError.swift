@@ -212,7 +212,10 @@ extension FileJournalError {
   {
     Self(
       .unknownEventType,
-      "unknown event type \"\(name)\" (schema version \(schemaVersion)) at \(location): \(reason)",
+      "unknown event type \"\(name)\" (schema version \(schemaVersion)) at \(location): \(reason). If the case was"
+        + " removed, retire it (EventUpcasters.retire(_:as:) reads it as a current action, or as a tombstone"
+        + " case the reducer ignores); if it was renamed or changed, register an upcaster for it"
+        + " (EventUpcasters.register) and open with upcasters:",
       location: LogLocation(location), eventType: name, schemaVersion: schemaVersion)
   }
 

@@ -23,11 +23,15 @@ struct EventDecoder<Action: Codable & Sendable>: @unchecked Sendable {
   @usableFromInline let decodeDirect: ((inout BinaryReader) throws -> Action?)?
   /// The steps that convert events of older schema versions.
   let upcasters: EventUpcasters
+  /// Whether any event type is retired; when none is (the common case), no record's type name is read
+  /// before decoding.
+  @usableFromInline let hasRetirements: Bool
 
   init(upcasters: EventUpcasters) {
     schemaVersion = Self.readSchemaVersion
     decodeDirect = DirectCodec<Action>.make()?.decode
     self.upcasters = upcasters
+    hasRetirements = !upcasters.retirements.isEmpty
   }
 
   /// `Action.schemaVersion` for a ``VersionedAction``, otherwise 1.
@@ -39,7 +43,7 @@ struct EventDecoder<Action: Codable & Sendable>: @unchecked Sendable {
   @inlinable @inline(__always)
   func decodeCommonCase(_ record: EventRecord, at location: EventLocation) throws -> Event<Action> {
     if record.kind == .action, record.codec == .binary, record.schemaVersion == schemaVersion,
-      let decodeDirect
+      !hasRetirements, let decodeDirect
     {
       var reader = BinaryReader(record.bytes, record.payloadRange)
       if let action = try? decodeDirect(&reader), reader.isAtEnd {
@@ -55,6 +59,9 @@ struct EventDecoder<Action: Codable & Sendable>: @unchecked Sendable {
   /// - Throws: ``FileJournalError``, named as the type's documentation says.
   @usableFromInline
   func decode(_ record: EventRecord, at location: EventLocation) throws -> Event<Action> {
+    if hasRetirements, record.kind == .action, upcasters.retirements[record.typeName] != nil {
+      return try decodeUpcasting(record, at: location)
+    }
     if record.kind == .action, record.schemaVersion != schemaVersion {
       return try decodeUpcasting(record, at: location)
     }
@@ -94,7 +101,8 @@ struct EventDecoder<Action: Codable & Sendable>: @unchecked Sendable {
       sequence: location.sequence, timestamp: record.timestamp, metadata: record.metadata, payload: payload)
   }
 
-  /// Decodes an event of another schema version: as a tree, upcast, then as `Event<Action>`.
+  /// Decodes an event of another schema version, or of a retired type: as a tree, upcast (or replaced),
+  /// then as `Event<Action>`.
   private func decodeUpcasting(_ record: EventRecord, at location: EventLocation) throws -> Event<Action> {
     var tree: BinaryValue
     do {
@@ -104,7 +112,9 @@ struct EventDecoder<Action: Codable & Sendable>: @unchecked Sendable {
         sequence: location.sequence, typeName: record.typeName, schemaVersion: record.schemaVersion,
         reason: String(describing: error))
     }
-    let (typeName, version) = try record.upcast(&tree, to: schemaVersion, with: upcasters, at: location)
+    let (typeName, version) =
+      try record.replaceRetired(&tree, with: upcasters, version: schemaVersion, at: location)
+      ?? record.upcast(&tree, to: schemaVersion, with: upcasters, at: location)
     do {
       switch record.codec {
       case .binary: return try BinaryDecoder().decode(Event<Action>.self, from: tree)
@@ -125,14 +135,14 @@ struct EventDecoder<Action: Codable & Sendable>: @unchecked Sendable {
   }
 
   /// An unknown enum case shows as a type mismatch at the action itself; anything else is a payload that
-  /// does not fit.
+  /// does not fit. Foundation's wording of a decoding error is replaced with what it means for a log.
   private static func failure(
     _ error: any Error, typeName: String, version: UInt64, at location: EventLocation,
     actionPath: [String] = Array(EventRecord.actionPath)
   ) -> FileJournalError {
-    if case .unknownCase(let name, _)? = error as? BinaryCodecError, actionPath.isEmpty {
-      return .unknownEventType(
-        typeName, schemaVersion: version, at: location, reason: "unknown case \"\(name)\"")
+    let noCase = "\(Action.self) has no case \"\(typeName)\""
+    if case .unknownCase? = error as? BinaryCodecError, actionPath.isEmpty {
+      return .unknownEventType(typeName, schemaVersion: version, at: location, reason: noCase)
     }
     if let decoding = error as? DecodingError {
       let context: DecodingError.Context?
@@ -141,9 +151,11 @@ struct EventDecoder<Action: Codable & Sendable>: @unchecked Sendable {
       default: context = nil
       }
       if let context, context.codingPath.map(\.stringValue) == actionPath {
-        return .unknownEventType(
-          typeName, schemaVersion: version, at: location, reason: context.debugDescription)
+        return .unknownEventType(typeName, schemaVersion: version, at: location, reason: noCase)
       }
+      return .undecodableEvent(
+        sequence: location.sequence, typeName: typeName, schemaVersion: version,
+        reason: DecodingFailure.describe(decoding, below: actionPath))
     }
     return .undecodableEvent(
       sequence: location.sequence, typeName: typeName, schemaVersion: version,

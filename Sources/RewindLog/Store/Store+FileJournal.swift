@@ -1,26 +1,30 @@
-import Dispatch
 import Rewind
 
 extension Store where Action: Codable {
+  /// The store's journal as a ``FileJournal``, when it is one (a store made by `Store.open`): its
+  /// ``FileJournal/recoveryReport``, anchors, snapshots. Close the store, not this journal.
+  public var fileJournal: FileJournal<Action>? { journal as? FileJournal<Action> }
+
   /// Opens a store on the file journal in `directory`, restoring its state by replaying every event.
   ///
-  /// The journal is `store.journal as? FileJournal<Action>`; see ``FileJournal/recoveryReport``.
+  /// The journal is ``fileJournal``; see ``FileJournal/recoveryReport``. Close the store with `close()`
+  /// when done: it flushes the journal and releases the directory.
   /// Events written with older schema versions of `Action` are converted by `upcasters` during the replay.
   /// - Throws: the errors of ``FileJournal/init(directory:options:upcasters:)`` and of decoding an event
   ///   (``FileJournalError/unknownEventType(_:schemaVersion:at:reason:)``,
   ///   ``FileJournalError/noUpcastPath(_:from:to:missingStep:at:)`` and the others).
   @inlinable
-  public static func open<R: Reducer & Sendable>(
+  public static func open(
     directory: String,
     initialState: State,
-    reducer: R,
+    reducer: some Reducer<State, Action>,
     options: FileJournalOptions = FileJournalOptions(),
     clock: some EventClock = .system,
     actor: String? = nil,
     history: HistoryConfiguration<Action> = .standard,
     upcasters: EventUpcasters = EventUpcasters(),
     diagnostics: @escaping @Sendable (Diagnostic) -> Void = Store.printDiagnostic
-  ) throws -> Store where R.State == State, R.Action == Action {
+  ) throws -> Store {
     let journal = try FileJournal<Action>(
       directory: directory, options: options, upcasters: upcasters, checkingChainWhileReplaying: ())
     journal.onRetentionFailure { diagnostics(Diagnostic(kind: .journalFailed, message: $0.description)) }
@@ -50,17 +54,17 @@ extension Store where Action: Codable, State: Codable {
   ///   (``FileJournalError/unknownEventType(_:schemaVersion:at:reason:)``,
   ///   ``FileJournalError/noUpcastPath(_:from:to:missingStep:at:)`` and the others).
   @inlinable
-  public static func open<R: Reducer & Sendable>(
+  public static func open(
     directory: String,
     initialState: State,
-    reducer: R,
+    reducer: some Reducer<State, Action>,
     options: FileJournalOptions = FileJournalOptions(),
     clock: some EventClock = .system,
     actor: String? = nil,
     history: HistoryConfiguration<Action> = .standard,
     upcasters: EventUpcasters = EventUpcasters(),
     diagnostics: @escaping @Sendable (Diagnostic) -> Void = Store.printDiagnostic
-  ) throws -> Store where R.State == State, R.Action == Action {
+  ) throws -> Store {
     let journal = try FileJournal<Action>(
       directory: directory, options: options, upcasters: upcasters, checkingChainWhileReplaying: (),
       startingFromSnapshot: true)
@@ -81,11 +85,7 @@ extension Store where Action: Codable, State: Codable {
       }
     }
     if let interval = options.snapshotInterval {
-      let queue = DispatchQueue(label: "RewindLog snapshots")
-      journal.onSnapshotDue { [weak store, weak journal] _ in
-        guard let store, let journal else { return }
-        queue.async { store.writeReopenSnapshot(to: journal, interval: interval, diagnostics: diagnostics) }
-      }
+      journal.schedulePeriodicSnapshots(of: store, interval: interval, diagnostics: diagnostics)
     }
     return store
   }

@@ -21,7 +21,7 @@ public struct RewindCommandLine: Sendable {
     RewindCommandLine(commands: [
       InfoCommand.command, VerifyCommand.command, EventsCommand.command, ShowCommand.command,
       SnapshotsCommand.command, ExportCommand.command, RepairCommand.command,
-      TimelineCommand.command(states: nil),
+      TimelineCommand.command(states: nil), ShipCommand.command, VerifyRemoteCommand.command,
     ])
   }
 
@@ -43,7 +43,7 @@ public struct RewindCommandLine: Sendable {
     let width = commands.map(\.spec.name.count).max() ?? 0
     var lines = [
       "usage: \(name) COMMAND [options] [arguments]", "",
-      "Inspect, verify, export, repair and browse Rewind event logs.", "", "commands:",
+      "Inspect, verify, export, repair, browse and ship Rewind event logs.", "", "commands:",
     ]
     lines += commands.map {
       "  " + $0.spec.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + $0.spec.summary

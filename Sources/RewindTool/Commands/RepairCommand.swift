@@ -14,7 +14,8 @@ enum RepairCommand {
       discussion: """
         Without --yes nothing is changed: the command prints what it would keep and move aside, and exits
         with 1 when the log needs repair. Nothing is ever deleted: bytes after the first damage are copied
-        to quarantine/ before the segment is truncated, and later segments are moved there whole.
+        to quarantine/ before the segment is truncated, and later segments are moved there whole. A log an
+        app has open is refused (74), intact or not: close the app first (verify reads an open log).
         example: rewind repair ./log && rewind repair ./log --yes
         """),
     run: run)
@@ -23,6 +24,14 @@ enum RepairCommand {
     let directory = invocation.directory
     try LogInput.requireLogDirectory(directory)
     let key = try KeyFile.key(invocation.arguments)
+    // While an app writes the log, its newest frame can look torn and a repair would cut what the app is
+    // writing: refused, with or without --yes, whatever the log holds.
+    if LogLockProbe.isHeld(directory: directory) {
+      throw ToolError.io(
+        path: directory,
+        cause: "the log is open in another process (its LOCK is held); close it, then repair"
+          + " (rewind verify checks a log that is open)")
+    }
     let plan = try plan(directory, key: key)
     let out = invocation.output
     guard let plan else {

@@ -23,9 +23,10 @@ public struct RewindDebugger<State: Encodable & Sendable, Action: Codable & Send
 
   /// A debugger for logs of `reducer`'s actions, replayed from `initialState`; events of older schema
   /// versions are converted by `upcasters`, as the app's journal does.
-  public init<R: Reducer & Sendable>(
-    name: String = "rewind", reducer: R, initialState: State, upcasters: EventUpcasters = EventUpcasters()
-  ) where R.State == State, R.Action == Action {
+  public init(
+    name: String = "rewind", reducer: some Reducer<State, Action>, initialState: State,
+    upcasters: EventUpcasters = EventUpcasters()
+  ) {
     self.name = name
     replay = StateReplay(
       reduce: { state, action in _ = reducer.reduce(into: &state, action: action) },

@@ -1,19 +1,11 @@
+import RewindTesting
 import Testing
 
 @testable import RewindComponents
 
-/// A small seedable generator (SplitMix64), so a failing seed replays exactly.
-struct CarouselRandom: RandomNumberGenerator {
-  private var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
+/// The seeded generator of the carousel tests (RewindTesting's SplitMix64), so a failing seed replays
+/// exactly.
+typealias CarouselRandom = SplitMix64
 
 /// Seeded random sequences of drags, motion ends, inserts, removals and the rest, checking the invariants
 /// after every step.

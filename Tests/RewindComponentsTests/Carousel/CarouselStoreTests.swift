@@ -1,4 +1,5 @@
 import Rewind
+import RewindTestSupport
 import RewindTesting
 import Synchronization
 import Testing
@@ -9,17 +10,6 @@ import Testing
 /// gives the same state.
 @Suite("Carousel in a store")
 struct CarouselStoreTests {
-  /// Waits (in real time, briefly) until the store's state satisfies `condition`.
-  func eventually<State: Sendable, Action: Sendable>(
-    _ store: Store<State, Action>, _ condition: (State) -> Bool
-  ) async -> Bool {
-    for _ in 0..<2_000 {
-      if condition(store.state) { return true }
-      try? await Task.sleep(for: .milliseconds(1))
-    }
-    return condition(store.state)
-  }
-
   @Test("Scrolling through a store, then replaying its actions")
   func storeAndReplay() {
     let store = Store(initialState: CarouselState(itemWidth: 200), reducer: CarouselReducer())
@@ -46,7 +36,7 @@ struct CarouselStoreTests {
     store.send(.reload(count: 10, at: 0))
     #expect(await clock.waitForSleepers())
     await clock.advance(by: .milliseconds(400))
-    #expect(await eventually(store) { $0.scrollAnimation == nil })
+    #expect(await eventually { store.state.scrollAnimation == nil })
     await clock.advance(by: .milliseconds(600))
     store.send(.touchDown(at: 1))
     store.send(.dragBegan(translation: 0, at: 1))
@@ -57,10 +47,10 @@ struct CarouselStoreTests {
     #expect(await clock.waitForSleepers())
     // The timer sleeps from the release's display time to the fling's end; a hair more covers rounding.
     await clock.advance(by: .seconds(fling.duration) + .milliseconds(1))
-    #expect(await eventually(store) { $0.deceleration == nil && $0.scrollAnimation != nil })
+    #expect(await eventually { store.state.deceleration == nil && store.state.scrollAnimation != nil })
     #expect(await clock.waitForSleepers())
     await clock.advance(by: .milliseconds(400))
-    #expect(await eventually(store) { $0.scrollAnimation == nil })
+    #expect(await eventually { store.state.scrollAnimation == nil })
     #expect(store.state.scrollOffset == released.scrollOffset(at: 10) && store.state.currentItemIndex == 3)
     #expect(store.runningEffectCount == 0)
 
@@ -86,7 +76,7 @@ struct CarouselStoreTests {
     store.send(.touchDown(at: 0.1))
     #expect(store.state.scrollAnimation == nil)
     await clock.advance(by: .seconds(1))
-    #expect(await eventually(store) { _ in store.runningEffectCount == 0 })
+    #expect(await eventually { store.runningEffectCount == 0 })
     #expect(store.sequence == 2)
   }
 
@@ -114,7 +104,10 @@ struct CarouselStoreTests {
     store.send(.second(.scrollToItem(2, animated: true, at: 0)))
     #expect(await clock.waitForSleepers(2))
     await clock.advance(by: .milliseconds(400))
-    #expect(await eventually(store) { $0.first.scrollAnimation == nil && $0.second.scrollAnimation == nil })
+    #expect(
+      await eventually {
+        store.state.first.scrollAnimation == nil && store.state.second.scrollAnimation == nil
+      })
     #expect(store.state.first.scrollOffset == 3 && store.state.second.scrollOffset == 2)
   }
 

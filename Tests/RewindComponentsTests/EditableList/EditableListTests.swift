@@ -59,7 +59,7 @@ struct EditableListTests {
     while edited.sequence < store.sequence { edited = try #require(await updates.next()) }
     #expect(edited.elements.map(\.item.text) == ["d", "C!", "a"])
     #expect(edited.changeset.flatMap(\.elementUpdated).map(\.element) == [1])
-    store.shutdown()
+    try store.close()
   }
 
   @Test("a pan changes no row content, so it produces no changeset")

@@ -1,16 +1,8 @@
 import Rewind
 import RewindComponents
+import RewindTestSupport
 import RewindTesting
 import Testing
-
-/// Polls `condition` until it holds or a generous real-time limit passes (for effects' sends).
-func eventually(_ condition: () -> Bool) async -> Bool {
-  for _ in 0..<5_000 {
-    if condition() { return true }
-    try? await Task.sleep(for: .milliseconds(1))
-  }
-  return condition()
-}
 
 /// The end of an animation as an event: sent once by the timer the reducer schedules on a clock, caused by
 /// the action that started the animation, with its actor and correlation id.

@@ -61,14 +61,18 @@ struct IDIndex<ID: Hashable> {
   /// keeps neighbouring ids in one leaf. The check folds away where the index is specialized.
   @inlinable
   static func hash(_ id: ID) -> UInt64 {
-    if ID.self == Int.self { return UInt64(bitPattern: Int64(unsafeBitCast(id, to: Int.self))) ^ (1 << 63) }
-    if ID.self == Int64.self { return UInt64(bitPattern: unsafeBitCast(id, to: Int64.self)) ^ (1 << 63) }
-    if ID.self == Int32.self {
-      return UInt64(bitPattern: Int64(unsafeBitCast(id, to: Int32.self))) ^ (1 << 63)
+    if ID.self == Int.self {
+      return unsafe UInt64(bitPattern: Int64(unsafeBitCast(id, to: Int.self))) ^ (1 << 63)
     }
-    if ID.self == UInt.self { return UInt64(unsafeBitCast(id, to: UInt.self)) }
-    if ID.self == UInt64.self { return unsafeBitCast(id, to: UInt64.self) }
-    if ID.self == UInt32.self { return UInt64(unsafeBitCast(id, to: UInt32.self)) }
+    if ID.self == Int64.self {
+      return unsafe UInt64(bitPattern: unsafeBitCast(id, to: Int64.self)) ^ (1 << 63)
+    }
+    if ID.self == Int32.self {
+      return unsafe UInt64(bitPattern: Int64(unsafeBitCast(id, to: Int32.self))) ^ (1 << 63)
+    }
+    if ID.self == UInt.self { return unsafe UInt64(unsafeBitCast(id, to: UInt.self)) }
+    if ID.self == UInt64.self { return unsafe unsafeBitCast(id, to: UInt64.self) }
+    if ID.self == UInt32.self { return unsafe UInt64(unsafeBitCast(id, to: UInt32.self)) }
     return UInt64(bitPattern: Int64(id.hashValue))
   }
 
@@ -87,8 +91,8 @@ struct IDIndex<ID: Hashable> {
   func label(of id: ID) -> UInt64? {
     let hash = Self.hash(id)
     // The common case, one descent: the first entry with this hash is the id's.
-    guard let entry = tree.pointer(toKey: hash) else { return nil }
-    if entry.pointee.id == id { return entry.pointee.label }
+    guard let entry = unsafe tree.pointer(toKey: hash) else { return nil }
+    if unsafe entry.pointee.id == id { return unsafe entry.pointee.label }
     return position(of: id, hash: hash).map { tree[$0].label }
   }
 

@@ -46,10 +46,10 @@ extension PersistentTree {
   /// - Complexity: O(n).
   @inlinable
   var array: [Value] {
-    if root.isLeaf { return Array(root.values) }
+    if root.isLeaf { return unsafe Array(root.values) }
     var result: [Value] = []
     result.reserveCapacity(count)
-    forEachLeaf { result.append(contentsOf: $0.values) }
+    forEachLeaf { unsafe result.append(contentsOf: $0.values) }
     return result
   }
 
@@ -60,7 +60,7 @@ extension PersistentTree {
     result.reserveCapacity(count)
     forEachLeaf { leaf in
       if leaf.isKeyed {
-        result.append(contentsOf: UnsafeBufferPointer(start: leaf.labels, count: leaf.width))
+        unsafe result.append(contentsOf: UnsafeBufferPointer(start: leaf.labels, count: leaf.width))
       }
     }
     return result
@@ -73,7 +73,7 @@ extension PersistentTree {
       if node.isLeaf {
         try body(node)
       } else {
-        for child in node.children { try visit(child) }
+        for index in 0..<node.width { try visit(node.child(at: index)) }
       }
     }
     try visit(root)

@@ -59,8 +59,8 @@ extension PersistentTree {
       precondition(appended < count, "PersistentTree.Builder: more values than announced")
       let node = currentLeaf()
       let index = node.width
-      (node.slots + index).initialize(to: value)
-      if keyed { node.labels[index] = key }
+      unsafe (node.slots + index).initialize(to: value)
+      if keyed { unsafe node.labels[index] = key }
       node.width = index &+ 1
       appended &+= 1
     }

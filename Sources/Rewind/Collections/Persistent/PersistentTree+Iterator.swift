@@ -2,21 +2,23 @@ extension PersistentTree {
   /// Iterates the values in order in O(1) per value: it reads a leaf's values in place and keeps the path
   /// to the current leaf, instead of descending from the root for every position.
   ///
-  /// It holds the root; the nodes below are held `unowned(unsafe)`, as the root keeps every one of them
-  /// alive and unchanged (a node referenced from two roots is copied, not changed, by a mutation). Stepping
-  /// to the next leaf then costs no reference counting, which is what makes iterating a tree nearly as
-  /// fast as an array.
+  /// It holds the root; the nodes below are held through ``UnmanagedNode``, as the root keeps every one
+  /// of them alive and unchanged (rules 1 and 2 there). Stepping to the next leaf then costs no reference
+  /// counting, which is what makes iterating a tree nearly as fast as an array. Safe to use: what it holds
+  /// stays valid for as long as it does.
+  @safe
   @usableFromInline
   struct Iterator: IteratorProtocol {
+    @unsafe
     @usableFromInline
     struct Frame {
-      @usableFromInline unowned(unsafe) var node: TreeNode<Value>
+      @usableFromInline var node: UnmanagedNode<Value>
       @usableFromInline var index: Int
 
       @inlinable
-      init(node: TreeNode<Value>, index: Int) {
-        self.node = node
-        self.index = index
+      init(node: UnmanagedNode<Value>, index: Int) {
+        unsafe self.node = node
+        unsafe self.index = index
       }
     }
 
@@ -27,7 +29,7 @@ extension PersistentTree {
     @usableFromInline var offset: Int
     /// The current leaf's parent (`nil` when the root is a leaf) and the leaf's index in it: kept apart
     /// from `path` so that stepping to a sibling leaf, all but one step in 32, is a few instructions.
-    @usableFromInline var parent: Unmanaged<TreeNode<Value>>?
+    @usableFromInline var parent: UnmanagedNode<Value>?
     @usableFromInline var parentIndex: Int
     /// The inner nodes above `parent`, each with the index of the child being visited.
     @usableFromInline var path: ContiguousArray<Frame>
@@ -36,24 +38,24 @@ extension PersistentTree {
     @inlinable
     init(_ tree: PersistentTree, from position: Int = 0) {
       root = tree.root
-      var path: ContiguousArray<Frame> = []
+      var path: ContiguousArray<Frame> = unsafe []
       var offset = Swift.min(Swift.max(0, position), tree.count)
-      let spot = tree.descend(
+      let spot = unsafe tree.descend(
         choosing: { node in
           let (index, inner) = node.child(forInsertionAt: offset)
-          path.append(Frame(node: node, index: index))
+          unsafe path.append(Frame(node: UnmanagedNode(node), index: index))
           offset = inner
           return index
         },
-        leaf: { $0.spot(base: 0, offset: offset) }
+        leaf: { unsafe $0.spot(base: 0, offset: offset) }
       ).unsafelyUnwrapped
-      let bottom = path.popLast()
-      parent = bottom.map { Unmanaged.passUnretained($0.node) }
-      parentIndex = bottom?.index ?? 0
-      self.path = path
-      values = spot.values.assumingMemoryBound(to: Value.self)
-      valueCount = spot.width
-      self.offset = spot.offset
+      let bottom = unsafe path.popLast()
+      unsafe parent = bottom.map { unsafe $0.node }
+      parentIndex = unsafe bottom?.index ?? 0
+      unsafe self.path = path
+      unsafe values = spot.values.assumingMemoryBound(to: Value.self)
+      valueCount = unsafe spot.width
+      self.offset = unsafe spot.offset
     }
 
     @inlinable
@@ -61,27 +63,27 @@ extension PersistentTree {
       let offset = self.offset
       guard offset < valueCount else { return nextLeaf() }
       self.offset = offset &+ 1
-      return values[offset]
+      return unsafe values[offset]
     }
 
     /// Moves to the next leaf and returns its first value.
     @inlinable
     mutating func nextLeaf() -> Value? {
-      while let parent {
+      while let parent = unsafe parent {
         let index = parentIndex &+ 1
-        let child = parent._withUnsafeGuaranteedRef { index < $0.width ? $0.childPointer(index) : nil }
-        guard let child else {
+        let child = unsafe parent.withNode { index < $0.width ? unsafe $0.unmanagedChild(index) : nil }
+        guard let child = unsafe child else {
           guard nextParent() else { return nil }
           continue
         }
         parentIndex = index
-        Unmanaged<TreeNode<Value>>.fromOpaque(child)._withUnsafeGuaranteedRef { leaf in
-          values = leaf.slots
+        unsafe child.withNode { leaf in
+          unsafe values = leaf.slots
           valueCount = leaf.width
         }
         if valueCount > 0 {
           offset = 1
-          return values[0]
+          return unsafe values[0]
         }
         offset = 0
       }
@@ -91,35 +93,32 @@ extension PersistentTree {
     /// Moves `parent` to the next node of its level, before its first child; false after the last.
     @inlinable
     mutating func nextParent() -> Bool {
-      var depth = path.count &- 1
+      var depth = unsafe path.count &- 1
       while depth >= 0 {
-        let index = path[depth].index &+ 1
-        unowned(unsafe) let node = path[depth].node
-        guard index < node.width else {
+        let index = unsafe path[depth].index &+ 1
+        let node = unsafe path[depth].node
+        guard unsafe index < node.withNode({ $0.width }) else {
           depth &-= 1
           continue
         }
-        path[depth].index = index
-        path.removeSubrange((depth &+ 1)...)
+        unsafe path[depth].index = index
+        unsafe path.removeSubrange((depth &+ 1)...)
         // Down the first children to the level above the leaves (every leaf is at the same depth).
-        var current = node.childPointer(index)
-        while let next = Unmanaged<TreeNode<Value>>.fromOpaque(current)._withUnsafeGuaranteedRef({
-          node -> UnsafeMutableRawPointer? in
-          if Unmanaged<TreeNode<Value>>.fromOpaque(node.childPointer(0))._withUnsafeGuaranteedRef({
-            $0.isLeaf
-          }) {
-            parent = Unmanaged.passUnretained(node)
+        var current = unsafe node.withNode { unsafe $0.unmanagedChild(index) }
+        while let next = unsafe current.withNode({ node -> UnmanagedNode<Value>? in
+          if node.hasLeafChildren {
+            unsafe parent = UnmanagedNode(node)
             parentIndex = -1
             return nil
           }
-          path.append(Frame(node: node, index: 0))
-          return node.childPointer(0)
+          unsafe path.append(Frame(node: UnmanagedNode(node), index: 0))
+          return unsafe node.unmanagedChild(0)
         }) {
-          current = next
+          unsafe current = next
         }
         return true
       }
-      parent = nil
+      unsafe parent = nil
       return false
     }
   }
@@ -127,50 +126,3 @@ extension PersistentTree {
 
 extension PersistentTree.Iterator: @unchecked Sendable where Value: Sendable {}
 extension PersistentTree.Iterator.Frame: @unchecked Sendable where Value: Sendable {}
-
-extension PersistentTree {
-  /// Checks the tree's structure: leaf and node sizes, counts, keys (in order: strictly increasing when
-  /// `uniqueKeys`), and equal depth; traps with a message naming what is wrong.
-  ///
-  /// Visits every node: O(n). Callers run it only in builds with `REWIND_CHECK_INVARIANTS`.
-  @usableFromInline
-  func checkStructure(keyed: Bool, uniqueKeys: Bool) {
-    var previousKey: UInt64?
-    var leafDepth: Int?
-    func visit(_ node: TreeNode<Value>, depth: Int, isRoot: Bool) {
-      node.checkBorrowing()
-      if node.isLeaf {
-        precondition(node.width <= TreeNode<Value>.leafCapacity, "PersistentTree: leaf over capacity")
-        precondition(isRoot || node.width > 0, "PersistentTree: empty leaf below the root")
-        if leafDepth == nil { leafDepth = depth }
-        precondition(leafDepth == depth, "PersistentTree: leaves at different depths")
-        if keyed {
-          precondition(node.isKeyed || node.width == 0, "PersistentTree: a leaf without keys")
-          for offset in 0..<node.width {
-            let key = node.key(at: offset)
-            if let previousKey {
-              precondition(
-                uniqueKeys ? key > previousKey : key >= previousKey, "PersistentTree: keys out of order")
-            }
-            previousKey = key
-          }
-        }
-        return
-      }
-      precondition(node.width > 0, "PersistentTree: inner node without children")
-      precondition(node.width <= TreeNode<Value>.innerCapacity, "PersistentTree: node over capacity")
-      if keyed { precondition(node.isKeyed, "PersistentTree: missing child keys") }
-      precondition(
-        node.children.allSatisfy { $0.isLeaf == node.hasLeafChildren },
-        "PersistentTree: children of another kind")
-      var total = 0
-      for (index, child) in node.children.enumerated() {
-        visit(child, depth: depth &+ 1, isRoot: false)
-        total &+= child.count
-        precondition(node.ends[index] == total, "PersistentTree: stale count")
-        if keyed { precondition(node.childKeys[index] == child.lastKey, "PersistentTree: stale child key") }
-      }
-    }
-    visit(root, depth: 0, isRoot: true)
-  }
-}

@@ -40,7 +40,7 @@ extension PersistentTree {
       while true {
         frames.append(Frame(node: node, index: entry(of: node)))
         if node.isLeaf { return }
-        node = node.childSlots[entry(of: node)]
+        node = unsafe node.childSlots[entry(of: node)]
       }
     }
 
@@ -50,7 +50,7 @@ extension PersistentTree {
 
     /// The current value.
     @inlinable
-    var value: Value { frames[leafDepth].node.slots[frames[leafDepth].index] }
+    var value: Value { unsafe frames[leafDepth].node.slots[frames[leafDepth].index] }
 
     /// The smallest depth whose node begins (in the walk's direction) at the current value; `leafDepth + 1`
     /// when the current value is inside its leaf.
@@ -70,7 +70,9 @@ extension PersistentTree {
     /// The address of the current value; the next ones in the walk's direction follow it (forward) or
     /// precede it, up to ``remainingInLeaf``.
     @inlinable
-    var valuePointer: UnsafeMutablePointer<Value> { frames[leafDepth].node.slots + frames[leafDepth].index }
+    var valuePointer: UnsafeMutablePointer<Value> {
+      unsafe frames[leafDepth].node.slots + frames[leafDepth].index
+    }
 
     /// Moves past `count` values of the current leaf (at most ``remainingInLeaf``).
     @inlinable
@@ -93,7 +95,7 @@ extension PersistentTree {
         if next >= 0 && next < frames[level].node.width {
           frames[level].index = next
           frames.removeSubrange((level &+ 1)...)
-          if !frames[level].node.isLeaf { descend(from: frames[level].node.childSlots[next]) }
+          if !frames[level].node.isLeaf { unsafe descend(from: frames[level].node.childSlots[next]) }
           return
         }
         level &-= 1
@@ -142,13 +144,13 @@ extension PersistentTree {
       budget &-= run
       if budget < 0 { return nil }
       let step = forward ? 1 : -1
-      var myValue = mine.valuePointer
-      var theirValue = theirs.valuePointer
+      var myValue = unsafe mine.valuePointer
+      var theirValue = unsafe theirs.valuePointer
       var compared = 0
-      while compared < run, same(myValue.pointee, theirValue.pointee, matched &+ compared) {
+      while compared < run, unsafe same(myValue.pointee, theirValue.pointee, matched &+ compared) {
         compared &+= 1
-        myValue += step
-        theirValue += step
+        unsafe myValue += step
+        unsafe theirValue += step
       }
       mine.advance(by: compared)
       theirs.advance(by: compared)

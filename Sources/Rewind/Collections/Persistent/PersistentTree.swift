@@ -6,9 +6,9 @@
 /// original. Values live in leaves of up to `TreeNode.leafCapacity` contiguous elements; a tree of one leaf
 /// is a plain contiguous buffer.
 ///
-/// Descents hold nodes `unowned(unsafe)`: every node below the root is kept alive by its parent for as long
-/// as the tree is (and a mutating descent makes each node unique before stepping into it), so retaining
-/// them again, level by level, would only cost time (a third of a lookup, measured).
+/// Descents hold nodes without retaining them, through ``UnmanagedNode``: every node below the root is kept
+/// alive by its parent for as long as the tree is (rules 1 and 2 there), so retaining them again, level by
+/// level, would only cost time (a third of a lookup, measured).
 @usableFromInline
 struct PersistentTree<Value> {
   @usableFromInline var root: TreeNode<Value>
@@ -49,23 +49,22 @@ struct PersistentTree<Value> {
     choosing choose: (TreeNode<Value>) -> Int?, leaf: (TreeNode<Value>) -> LeafSpot
   ) -> LeafSpot? {
     let prefetching = prefetches
-    var current = Unmanaged.passUnretained(root).toOpaque()
+    var current = unsafe UnmanagedNode(root)
     while true {
       var gaveUp = false
-      let next = Unmanaged<TreeNode<Value>>.fromOpaque(current)._withUnsafeGuaranteedRef {
-        node -> UnsafeMutableRawPointer? in
+      let next = unsafe current.withNode { node -> UnmanagedNode<Value>? in
         if node.isLeaf { return nil }
         guard let index = choose(node) else {
           gaveUp = true
           return nil
         }
-        return node.descendingChild(index, prefetching: prefetching)
+        return unsafe node.descendingChild(index, prefetching: prefetching)
       }
       if gaveUp { return nil }
-      guard let next else { break }
-      current = next
+      guard let next = unsafe next else { break }
+      unsafe current = next
     }
-    return Unmanaged<TreeNode<Value>>.fromOpaque(current)._withUnsafeGuaranteedRef(leaf)
+    return unsafe current.withNode(leaf)
   }
 
   /// The leaf holding position `position` (`0 ..< count`).
@@ -73,14 +72,14 @@ struct PersistentTree<Value> {
   func spot(containing position: Int) -> LeafSpot {
     var offset = position
     var base = 0
-    return descend(
+    return unsafe descend(
       choosing: { node in
         let (index, inner) = node.child(containing: offset)
         base &+= offset &- inner
         offset = inner
         return index
       },
-      leaf: { $0.spot(base: base, offset: offset) }
+      leaf: { unsafe $0.spot(base: base, offset: offset) }
     ).unsafelyUnwrapped
   }
 
@@ -89,14 +88,14 @@ struct PersistentTree<Value> {
   @inlinable
   func spot(forKey key: UInt64) -> LeafSpot? {
     var base = 0
-    return descend(
+    return unsafe descend(
       choosing: { node in
         let index = node.firstIndex(ofKeyAtLeast: key)
         if index == node.width { return nil }
         base &+= node.start(ofChild: index)
         return index
       },
-      leaf: { $0.spot(base: base, offset: $0.firstIndex(ofKeyAtLeast: key)) })
+      leaf: { unsafe $0.spot(base: base, offset: $0.firstIndex(ofKeyAtLeast: key)) })
   }
 
   /// Like ``spot(forKey:)``, making every node on the path referenced by this tree alone first, and the
@@ -105,7 +104,7 @@ struct PersistentTree<Value> {
   mutating func uniqueSpot(forKey key: UInt64) -> LeafSpot? {
     makeRootWritable()
     var base = 0
-    return descend(
+    return unsafe descend(
       choosing: { node in
         let index = node.firstIndex(ofKeyAtLeast: key)
         if index == node.width { return nil }
@@ -116,7 +115,7 @@ struct PersistentTree<Value> {
       leaf: { leaf in
         let offset = leaf.firstIndex(ofKeyAtLeast: key)
         if offset < leaf.width { leaf.ownEntry(offset) }
-        return leaf.spot(base: base, offset: offset)
+        return unsafe leaf.spot(base: base, offset: offset)
       })
   }
 
@@ -131,25 +130,24 @@ struct PersistentTree<Value> {
     makeRootWritable()
     let prefetching = prefetches
     // A plain loop rather than `descend(choosing:leaf:)`: its leaf closure was not inlined here.
-    var current = Unmanaged.passUnretained(root).toOpaque()
+    var current = unsafe UnmanagedNode(root)
     var slot: UnsafeMutablePointer<Value>?
-    while let next = Unmanaged<TreeNode<Value>>.fromOpaque(current)._withUnsafeGuaranteedRef({
-      node -> UnsafeMutableRawPointer? in
+    while let next = unsafe current.withNode({ node -> UnmanagedNode<Value>? in
       let index = node.firstIndex(ofKeyAtLeast: key)
       if node.isLeaf {
-        if index < node.width && node.labels[index] == key {
+        if unsafe index < node.width && node.labels[index] == key {
           node.ownEntry(index)
-          slot = node.slots + index
+          unsafe slot = node.slots + index
         }
         return nil
       }
       if index == node.width { return nil }
       node.makeChildWritable(index)
-      return node.descendingChild(index, prefetching: prefetching)
+      return unsafe node.descendingChild(index, prefetching: prefetching)
     }) {
-      current = next
+      unsafe current = next
     }
-    return slot
+    return unsafe slot
   }
 
   /// Like ``spot(containing:)``, making every node on the path referenced by this tree alone first, and
@@ -159,7 +157,7 @@ struct PersistentTree<Value> {
     makeRootWritable()
     var offset = position
     var base = 0
-    return descend(
+    return unsafe descend(
       choosing: { node in
         let (index, inner) = node.child(containing: offset)
         base &+= offset &- inner
@@ -169,7 +167,7 @@ struct PersistentTree<Value> {
       },
       leaf: { leaf in
         leaf.ownEntry(offset)
-        return leaf.spot(base: base, offset: offset)
+        return unsafe leaf.spot(base: base, offset: offset)
       }
     ).unsafelyUnwrapped
   }
@@ -179,39 +177,39 @@ struct PersistentTree<Value> {
   /// The value at `position`.
   /// - Complexity: O(log n).
   @inlinable
-  subscript(position: Int) -> Value { pointer(to: position).pointee }
+  subscript(position: Int) -> Value { unsafe pointer(to: position).pointee }
 
   /// The address of the value at `position`, valid while the tree is neither changed nor released: for
   /// reading a value in place.
   /// - Complexity: O(log n).
   @inlinable
   func pointer(to position: Int) -> UnsafeMutablePointer<Value> {
-    let spot = spot(containing: position)
-    return spot.values.assumingMemoryBound(to: Value.self) + spot.offset
+    let spot = unsafe spot(containing: position)
+    return unsafe spot.values.assumingMemoryBound(to: Value.self) + spot.offset
   }
 
   /// The key of the value at `position` (keyed trees).
   /// - Complexity: O(log n).
   @inlinable
   func key(at position: Int) -> UInt64 {
-    let spot = spot(containing: position)
-    return spot.labels[spot.offset]
+    let spot = unsafe spot(containing: position)
+    return unsafe spot.labels[spot.offset]
   }
 
   /// The position of the first value whose key is at least `key` (`count` when there is none).
   /// - Complexity: O(log n).
   @inlinable
   func lowerBound(key: UInt64) -> Int {
-    guard let spot = spot(forKey: key) else { return count }
-    return spot.base &+ spot.offset
+    guard let spot = unsafe spot(forKey: key) else { return count }
+    return unsafe spot.base &+ spot.offset
   }
 
   /// The position of the value whose key is exactly `key` (keyed trees, unique keys).
   /// - Complexity: O(log n).
   @inlinable
   func position(ofKey key: UInt64) -> Int? {
-    guard let spot = spot(forKey: key), spot.holds(key) else { return nil }
-    return spot.base &+ spot.offset
+    guard let spot = unsafe spot(forKey: key), unsafe spot.holds(key) else { return nil }
+    return unsafe spot.base &+ spot.offset
   }
 
   /// The address of the value whose key is exactly `key` (keyed trees; with repeated keys, the first),
@@ -221,20 +219,19 @@ struct PersistentTree<Value> {
   func pointer(toKey key: UInt64) -> UnsafeMutablePointer<Value>? {
     // A plain loop that sums no positions, like `uniqueSlot(forKey:)`: what every lookup by id runs.
     let prefetching = prefetches
-    var current = Unmanaged.passUnretained(root).toOpaque()
+    var current = unsafe UnmanagedNode(root)
     var slot: UnsafeMutablePointer<Value>?
-    while let next = Unmanaged<TreeNode<Value>>.fromOpaque(current)._withUnsafeGuaranteedRef({
-      node -> UnsafeMutableRawPointer? in
+    while let next = unsafe current.withNode({ node -> UnmanagedNode<Value>? in
       let index = node.firstIndex(ofKeyAtLeast: key)
       if node.isLeaf {
-        if index < node.width && node.labels[index] == key { slot = node.slots + index }
+        if unsafe index < node.width && node.labels[index] == key { unsafe slot = node.slots + index }
         return nil
       }
-      return index == node.width ? nil : node.descendingChild(index, prefetching: prefetching)
+      return index == node.width ? nil : unsafe node.descendingChild(index, prefetching: prefetching)
     }) {
-      current = next
+      unsafe current = next
     }
-    return slot
+    return unsafe slot
   }
 
   /// The position of the first value with key `key` that `matches` accepts: for keys that may repeat
@@ -242,15 +239,15 @@ struct PersistentTree<Value> {
   /// - Complexity: O(log n + r) for r values with that key.
   @inlinable
   func firstPosition(ofKey key: UInt64, where matches: (Value) -> Bool) -> Int? {
-    guard var spot = spot(forKey: key) else { return nil }
-    let values = spot.values.assumingMemoryBound(to: Value.self)
-    while spot.offset < spot.width {
-      guard spot.labels[spot.offset] == key else { return nil }
-      if matches(values[spot.offset]) { return spot.base &+ spot.offset }
-      spot.offset &+= 1
+    guard var spot = unsafe spot(forKey: key) else { return nil }
+    let values = unsafe spot.values.assumingMemoryBound(to: Value.self)
+    while unsafe spot.offset < spot.width {
+      guard unsafe spot.labels[spot.offset] == key else { return nil }
+      if unsafe matches(values[spot.offset]) { return unsafe spot.base &+ spot.offset }
+      unsafe spot.offset &+= 1
     }
     // Equal keys that run on into the next leaf: colliding hashes only.
-    var position = spot.base &+ spot.offset
+    var position = unsafe spot.base &+ spot.offset
     while position < count, self.key(at: position) == key {
       if matches(self[position]) { return position }
       position &+= 1
@@ -282,16 +279,16 @@ struct PersistentTree<Value> {
   /// - Complexity: O(log n), plus copying the shared nodes on the path (O(log n) of them).
   @inlinable
   mutating func update<R>(at position: Int, _ body: (inout Value) throws -> R) rethrows -> R {
-    let spot = uniqueSpot(containing: position)
-    return try body(&spot.values.assumingMemoryBound(to: Value.self)[spot.offset])
+    let spot = unsafe uniqueSpot(containing: position)
+    return unsafe try body(&spot.values.assumingMemoryBound(to: Value.self)[spot.offset])
   }
 
   /// Runs `body` on the value whose key is `key` (keyed trees, unique keys); `nil` when there is none.
   /// - Complexity: O(log n), plus copying the shared nodes on the path.
   @inlinable
   mutating func update<R>(key: UInt64, _ body: (inout Value) throws -> R) rethrows -> R? {
-    guard let spot = uniqueSpot(forKey: key), spot.holds(key) else { return nil }
-    return try body(&spot.values.assumingMemoryBound(to: Value.self)[spot.offset])
+    guard let spot = unsafe uniqueSpot(forKey: key), unsafe spot.holds(key) else { return nil }
+    return unsafe try body(&spot.values.assumingMemoryBound(to: Value.self)[spot.offset])
   }
 
   /// Gives the value at `position` the key `key`, which must keep the keys in order.
@@ -324,8 +321,8 @@ struct PersistentTree<Value> {
   mutating func remove(at position: Int, keyed: Bool) -> Value {
     makeRootUnique()
     let removed = root.remove(at: position, keyed: keyed, vacated: false)
-    while !root.isLeaf && root.width == 1 { root = root.childSlots[0] }
-    return removed.unsafelyUnwrapped
+    while !root.isLeaf && root.width == 1 { root = unsafe root.childSlots[0] }
+    return unsafe removed.unsafelyUnwrapped
   }
 
   /// Removes the slot at `position`, whose value was already moved out (keyed trees).
@@ -334,7 +331,7 @@ struct PersistentTree<Value> {
   mutating func removeVacated(at position: Int) {
     makeRootUnique()
     _ = root.remove(at: position, keyed: true, vacated: true)
-    while !root.isLeaf && root.width == 1 { root = root.childSlots[0] }
+    while !root.isLeaf && root.width == 1 { root = unsafe root.childSlots[0] }
   }
 
   /// Removes every value.
@@ -345,185 +342,3 @@ struct PersistentTree<Value> {
 // Nodes are never changed while shared (see ``TreeNode``), so a tree whose values are `Sendable` may be
 // sent: `ManagedBuffer`, which nodes are made of, is not `Sendable` itself, hence unchecked.
 extension PersistentTree: @unchecked Sendable where Value: Sendable {}
-
-extension TreeNode {
-  @inlinable
-  func setKey(_ key: UInt64, at offset: Int) {
-    if isLeaf {
-      labels[offset] = key
-      return
-    }
-    let (index, inner) = child(containing: offset)
-    makeChildUnique(index)
-    childSlots[index].setKey(key, at: inner)
-    childKeys[index] = childSlots[index].lastKey
-  }
-
-  /// Inserts into this subtree, which must be referenced by its parent alone.
-  /// - Returns: a new right sibling when this node had to split.
-  @inlinable
-  func insert(_ value: Value, key: UInt64?, at offset: Int, atEnd: Bool) -> TreeNode? {
-    if isLeaf {
-      // Room for one more is always allocated: shift, place, then split if over capacity.
-      (slots + (offset &+ 1)).moveInitialize(from: slots + offset, count: width &- offset)
-      (slots + offset).initialize(to: value)
-      if let key, isKeyed {
-        (labels + (offset &+ 1)).moveInitialize(from: labels + offset, count: width &- offset)
-        labels[offset] = key
-      } else {
-        dropKeys()
-      }
-      width &+= 1
-      return width > Self.leafCapacity ? split(atEnd: atEnd) : nil
-    }
-    if key == nil { dropKeys() }
-    let (index, inner) = child(forInsertionAt: offset)
-    makeChildUnique(index)
-    if let sibling = childSlots[index].insert(value, key: key, at: inner, atEnd: atEnd) {
-      insertChild(sibling, at: index &+ 1)
-      refresh(from: index)
-    } else {
-      for position in index..<width { ends[position] &+= 1 }
-      if isKeyed { childKeys[index] = childSlots[index].lastKey }
-    }
-    return width > Self.innerCapacity ? split(atEnd: atEnd) : nil
-  }
-
-  /// Splits an overfull node in two and returns the right half. A node that grew by appending at the very
-  /// end of the tree keeps its full capacity and hands on one entry, so that a list built by appending
-  /// ends up with full nodes.
-  @inlinable
-  func split(atEnd: Bool) -> TreeNode {
-    let right = TreeNode.make(leaf: isLeaf, keyed: isKeyed, leafChildren: hasLeafChildren)
-    let keep = atEnd ? (isLeaf ? Self.leafCapacity : Self.innerCapacity) : width / 2
-    let moved = width &- keep
-    if isLeaf {
-      right.slots.moveInitialize(from: slots + keep, count: moved)
-      if isKeyed { right.labels.moveInitialize(from: labels + keep, count: moved) }
-      right.width = moved
-      width = keep
-    } else {
-      right.childSlots.moveInitialize(from: childSlots + keep, count: moved)
-      right.width = moved
-      width = keep
-      right.refresh(from: 0)
-    }
-    return right
-  }
-
-  /// Removes from this subtree, which must be referenced by its parent alone; the value, unless the slot
-  /// was `vacated` (its value already moved out).
-  @inlinable
-  func remove(at offset: Int, keyed: Bool, vacated: Bool) -> Value? {
-    if !keyed { dropKeys() }
-    if isLeaf {
-      let removed: Value? = vacated ? nil : (slots + offset).move()
-      (slots + offset).moveInitialize(from: slots + (offset &+ 1), count: width &- offset &- 1)
-      if isKeyed {
-        (labels + offset).moveInitialize(from: labels + (offset &+ 1), count: width &- offset &- 1)
-      }
-      width &-= 1
-      return removed
-    }
-    let (index, inner) = child(containing: offset)
-    makeChildUnique(index)
-    let child = childSlots[index]
-    let removed = child.remove(at: inner, keyed: keyed, vacated: vacated)
-    if child.count == 0 && width > 1 {
-      // An emptied child goes (its parent keeps at least one child; the tree's root collapses).
-      removeChild(at: index)
-      refresh(from: index)
-    } else if child.width < child.minimumWidth && width > 1 {
-      rebalance(child: index)
-    } else {
-      for position in index..<width { ends[position] &-= 1 }
-      if isKeyed { childKeys[index] = child.lastKey }
-    }
-    return removed
-  }
-
-  /// Merges the underfull child `index` with a neighbour, or evens the two out when together they would
-  /// not fit in one node; then brings `ends` and the keys up to date from there.
-  @inlinable
-  func rebalance(child index: Int) {
-    let left = index > 0 ? index &- 1 : index
-    let right = left &+ 1
-    makeChildUnique(left)
-    makeChildUnique(right)
-    let a = childSlots[left]
-    let b = childSlots[right]
-    if !(isKeyed && a.isKeyed && b.isKeyed) {
-      a.dropKeys()
-      b.dropKeys()
-    }
-    let capacity = a.isLeaf ? Self.leafCapacity : Self.innerCapacity
-    if a.width &+ b.width <= capacity {
-      a.absorb(b)
-      removeChild(at: right)
-    } else {
-      a.share(with: b)
-    }
-    refresh(from: left)
-  }
-
-  /// Moves every entry of `other`, a sibling of the same height referenced by its parent alone, to the
-  /// end of this node, leaving `other` empty.
-  @inlinable
-  func absorb(_ other: TreeNode) {
-    let moved = other.width
-    if isLeaf {
-      (slots + width).moveInitialize(from: other.slots, count: moved)
-      if isKeyed { (labels + width).moveInitialize(from: other.labels, count: moved) }
-      other.width = 0
-      width &+= moved
-    } else {
-      let first = width
-      (childSlots + width).moveInitialize(from: other.childSlots, count: moved)
-      other.width = 0
-      width &+= moved
-      refresh(from: first)
-    }
-  }
-
-  /// Moves entries between this node and `other`, its right sibling, so that each holds about half.
-  @inlinable
-  func share(with other: TreeNode) {
-    let total = width &+ other.width
-    let half = total / 2
-    if width > half {
-      // This node's tail goes to the front of `other`.
-      let moved = width &- half
-      if isLeaf {
-        (other.slots + moved).moveInitialize(from: other.slots, count: other.width)
-        other.slots.moveInitialize(from: slots + half, count: moved)
-        if isKeyed {
-          (other.labels + moved).moveInitialize(from: other.labels, count: other.width)
-          other.labels.moveInitialize(from: labels + half, count: moved)
-        }
-      } else {
-        (other.childSlots + moved).moveInitialize(from: other.childSlots, count: other.width)
-        other.childSlots.moveInitialize(from: childSlots + half, count: moved)
-      }
-    } else {
-      // The front of `other` goes to this node's tail.
-      let moved = half &- width
-      if isLeaf {
-        (slots + width).moveInitialize(from: other.slots, count: moved)
-        other.slots.moveInitialize(from: other.slots + moved, count: other.width &- moved)
-        if isKeyed {
-          (labels + width).moveInitialize(from: other.labels, count: moved)
-          other.labels.moveInitialize(from: other.labels + moved, count: other.width &- moved)
-        }
-      } else {
-        (childSlots + width).moveInitialize(from: other.childSlots, count: moved)
-        other.childSlots.moveInitialize(from: other.childSlots + moved, count: other.width &- moved)
-      }
-    }
-    width = half
-    other.width = total &- half
-    if !isLeaf {
-      refresh(from: 0)
-      other.refresh(from: 0)
-    }
-  }
-}

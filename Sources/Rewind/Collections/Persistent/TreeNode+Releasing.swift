@@ -9,13 +9,9 @@ extension TreeNode {
   /// children are class references, so releasing one needs no type metadata.
   @inlinable
   func releaseChildren(_ bits: UInt64) {
-    let children = UnsafeRawPointer(childSlots)
     var bits = bits
     while bits != 0 {
-      let index = bits.trailingZeroBitCount
-      Unmanaged<TreeNode>.fromOpaque(
-        children.load(fromByteOffset: index &* MemoryLayout<TreeNode>.stride, as: UnsafeRawPointer.self)
-      ).release()
+      unsafe unmanagedChild(bits.trailingZeroBitCount).releaseAsChild()
       bits &= bits &- 1
     }
   }

@@ -1,5 +1,3 @@
-import CRewind
-
 /// A node of a ``PersistentTree``: a leaf holding a run of values, or an inner node holding children.
 ///
 /// Nodes are shared by every version of a collection that contains them and are never changed while
@@ -63,66 +61,68 @@ final class TreeNode<Value>: ManagedBuffer<Void, UInt64> {
 
   /// The start of the tail: the head, then the entries.
   @inlinable
-  var tail: UnsafeMutableRawPointer { UnsafeMutableRawPointer(withUnsafeMutablePointerToElements { $0 }) }
+  var tail: UnsafeMutableRawPointer {
+    unsafe UnsafeMutableRawPointer(withUnsafeMutablePointerToElements { unsafe $0 })
+  }
 
   /// The node's width and kind, at the start of the tail.
   @inlinable
-  var head: UnsafeMutablePointer<TreeNodeHead> { tail.assumingMemoryBound(to: TreeNodeHead.self) }
+  var head: UnsafeMutablePointer<TreeNodeHead> { unsafe tail.assumingMemoryBound(to: TreeNodeHead.self) }
 
   /// The node's entries: see the accessors below. Room for one more entry than the node's capacity, for
   /// the entry an insertion adds before the node splits.
   @inlinable
-  var storage: UnsafeMutableRawPointer { tail + Self.entriesOffset }
+  var storage: UnsafeMutableRawPointer { unsafe tail + Self.entriesOffset }
 
   /// Whether the node is a leaf (it holds values) rather than an inner node (it holds children).
   @inlinable
-  var isLeaf: Bool { head.pointee.isLeaf }
+  var isLeaf: Bool { unsafe head.pointee.isLeaf }
 
   /// Whether the node is an inner node whose children are leaves.
   @inlinable
-  var hasLeafChildren: Bool { head.pointee.hasLeafChildren }
+  var hasLeafChildren: Bool { unsafe head.pointee.hasLeafChildren }
 
   /// The number of entries: values (leaf) or children (inner).
   @inlinable
   var width: Int {
-    get { head.pointee.width }
-    set { head.pointee.width = newValue }
+    get { unsafe head.pointee.width }
+    set { unsafe head.pointee.width = newValue }
   }
 
   /// Whether the key slots hold keys.
   @inlinable
   var isKeyed: Bool {
-    get { head.pointee.isKeyed }
-    set { head.pointee.isKeyed = newValue }
+    get { unsafe head.pointee.isKeyed }
+    set { unsafe head.pointee.isKeyed = newValue }
   }
 
   /// Leaf: the keys.
   @inlinable
-  var labels: UnsafeMutablePointer<UInt64> { storage.assumingMemoryBound(to: UInt64.self) }
+  var labels: UnsafeMutablePointer<UInt64> { unsafe storage.assumingMemoryBound(to: UInt64.self) }
 
   /// Leaf: the values.
   @inlinable
   var slots: UnsafeMutablePointer<Value> {
     let alignment = MemoryLayout<Value>.alignment
-    var address = storage + Self.valuesOffset
-    if alignment > 8 { address = address.alignedUp(toMultipleOf: alignment) }
-    return address.assumingMemoryBound(to: Value.self)
+    var address = unsafe storage + Self.valuesOffset
+    if alignment > 8 { unsafe address = address.alignedUp(toMultipleOf: alignment) }
+    return unsafe address.assumingMemoryBound(to: Value.self)
   }
 
   /// Inner: the children.
   @inlinable
-  var childSlots: UnsafeMutablePointer<TreeNode> { storage.assumingMemoryBound(to: TreeNode.self) }
+  var childSlots: UnsafeMutablePointer<TreeNode> { unsafe storage.assumingMemoryBound(to: TreeNode.self) }
 
   /// Inner: `ends[i]` is the number of values in children `0...i`, so positions are found by binary search.
   @inlinable
   var ends: UnsafeMutablePointer<Int> {
-    (storage + Self.innerSlotCount &* 8).assumingMemoryBound(to: Int.self)
+    unsafe (storage + Self.innerSlotCount &* 8).assumingMemoryBound(to: Int.self)
   }
 
   /// Inner: each child's last key.
   @inlinable
   var childKeys: UnsafeMutablePointer<UInt64> {
-    (storage + Self.innerSlotCount &* 16).assumingMemoryBound(to: UInt64.self)
+    unsafe (storage + Self.innerSlotCount &* 16).assumingMemoryBound(to: UInt64.self)
   }
 
   // MARK: Making nodes
@@ -131,18 +131,18 @@ final class TreeNode<Value>: ManagedBuffer<Void, UInt64> {
   /// `ManagedBuffer` objects are made by `create`.)
   @inlinable
   static func make(leaf: Bool, keyed: Bool, leafChildren: Bool = false) -> TreeNode {
-    let node = unsafeDowncast(
+    let node = unsafe unsafeDowncast(
       create(minimumCapacity: leaf ? leafWordCount : innerWordCount) { _ in }, to: TreeNode.self)
-    let storage = node.storage
-    node.tail.bindMemory(to: TreeNodeHead.self, capacity: 1)
+    let storage = unsafe node.storage
+    unsafe node.tail.bindMemory(to: TreeNodeHead.self, capacity: 1)
       .initialize(to: TreeNodeHead(isLeaf: leaf, isKeyed: keyed, hasLeafChildren: !leaf && leafChildren))
     if leaf {
-      storage.bindMemory(to: UInt64.self, capacity: leafSlotCount)
-      UnsafeMutableRawPointer(node.slots).bindMemory(to: Value.self, capacity: leafSlotCount)
+      unsafe storage.bindMemory(to: UInt64.self, capacity: leafSlotCount)
+      unsafe UnsafeMutableRawPointer(node.slots).bindMemory(to: Value.self, capacity: leafSlotCount)
     } else {
-      storage.bindMemory(to: TreeNode.self, capacity: innerSlotCount)
-      (storage + innerSlotCount &* 8).bindMemory(to: Int.self, capacity: innerSlotCount)
-      (storage + innerSlotCount &* 16).bindMemory(to: UInt64.self, capacity: innerSlotCount)
+      unsafe storage.bindMemory(to: TreeNode.self, capacity: innerSlotCount)
+      unsafe (storage + innerSlotCount &* 8).bindMemory(to: Int.self, capacity: innerSlotCount)
+      unsafe (storage + innerSlotCount &* 16).bindMemory(to: UInt64.self, capacity: innerSlotCount)
     }
     return node
   }
@@ -151,18 +151,18 @@ final class TreeNode<Value>: ManagedBuffer<Void, UInt64> {
   @inlinable
   static func make(values: some Collection<Value>, keys: (some Collection<UInt64>)?) -> TreeNode {
     let node = make(leaf: true, keyed: keys != nil)
-    let slots = node.slots
+    let slots = unsafe node.slots
     var count = 0
     for value in values {
-      (slots + count).initialize(to: value)
+      unsafe (slots + count).initialize(to: value)
       count &+= 1
     }
     node.width = count
     if let keys {
-      let labels = node.labels
+      let labels = unsafe node.labels
       var index = 0
       for key in keys {
-        labels[index] = key
+        unsafe labels[index] = key
         index &+= 1
       }
     }
@@ -174,10 +174,10 @@ final class TreeNode<Value>: ManagedBuffer<Void, UInt64> {
   @inlinable
   static func make(children: some Collection<TreeNode>, keyed: Bool) -> TreeNode {
     let node = make(leaf: false, keyed: keyed, leafChildren: children.first?.isLeaf ?? false)
-    let childSlots = node.childSlots
+    let childSlots = unsafe node.childSlots
     var index = 0
     for child in children {
-      (childSlots + index).initialize(to: child)
+      unsafe (childSlots + index).initialize(to: child)
       index &+= 1
     }
     node.width = index
@@ -193,18 +193,18 @@ final class TreeNode<Value>: ManagedBuffer<Void, UInt64> {
     let count = other.width
     node.width = count
     if other.isLeaf {
-      if other.isKeyed { node.labels.initialize(from: other.labels, count: count) }
+      if other.isKeyed { unsafe node.labels.initialize(from: other.labels, count: count) }
       // A loop specialized for `Value`, not `initialize(from:count:)`: that goes through the runtime's
       // generic copy, a value-witness call per element (measured at a third of a leaf copy).
-      let source = other.slots
-      let slots = node.slots
-      for index in 0..<count { (slots + index).initialize(to: source[index]) }
+      let source = unsafe other.slots
+      let slots = unsafe node.slots
+      for index in 0..<count { unsafe (slots + index).initialize(to: source[index]) }
     } else {
-      let source = other.childSlots
-      let children = node.childSlots
-      for index in 0..<count { (children + index).initialize(to: source[index]) }
-      node.ends.initialize(from: other.ends, count: count)
-      if other.isKeyed { node.childKeys.initialize(from: other.childKeys, count: count) }
+      let source = unsafe other.childSlots
+      let children = unsafe node.childSlots
+      for index in 0..<count { unsafe (children + index).initialize(to: source[index]) }
+      unsafe node.ends.initialize(from: other.ends, count: count)
+      if other.isKeyed { unsafe node.childKeys.initialize(from: other.childKeys, count: count) }
     }
     return node
   }
@@ -218,7 +218,7 @@ final class TreeNode<Value>: ManagedBuffer<Void, UInt64> {
     if isBorrowing {
       releaseBorrowingEntries()
     } else if isLeaf {
-      slots.deinitialize(count: width)
+      unsafe slots.deinitialize(count: width)
     } else {
       releaseChildren(Self.mask(width))
     }
@@ -228,7 +228,7 @@ final class TreeNode<Value>: ManagedBuffer<Void, UInt64> {
 
   /// The number of values in this subtree.
   @inlinable
-  var count: Int { isLeaf ? width : (width > 0 ? ends[width &- 1] : 0) }
+  var count: Int { unsafe isLeaf ? width : (width > 0 ? ends[width &- 1] : 0) }
 
   /// Below this width a node is merged with, or refilled from, a sibling after a removal.
   @inlinable
@@ -236,7 +236,7 @@ final class TreeNode<Value>: ManagedBuffer<Void, UInt64> {
 
   /// The key of entry `index`: a value's (leaf) or a child's last (inner).
   @inlinable
-  func key(at index: Int) -> UInt64 { isLeaf ? labels[index] : childKeys[index] }
+  func key(at index: Int) -> UInt64 { unsafe isLeaf ? labels[index] : childKeys[index] }
 
   /// The last key of this subtree; 0 when it is empty or unkeyed.
   @inlinable
@@ -244,18 +244,14 @@ final class TreeNode<Value>: ManagedBuffer<Void, UInt64> {
 
   /// A leaf's values.
   @inlinable
-  var values: UnsafeMutableBufferPointer<Value> { UnsafeMutableBufferPointer(start: slots, count: width) }
+  var values: UnsafeMutableBufferPointer<Value> {
+    unsafe UnsafeMutableBufferPointer(start: slots, count: width)
+  }
 
   /// An inner node's children.
   @inlinable
   var children: UnsafeMutableBufferPointer<TreeNode> {
-    UnsafeMutableBufferPointer(start: childSlots, count: width)
-  }
-
-  /// Child `index` as an opaque pointer, not retained: valid while this node holds it.
-  @inlinable
-  func childPointer(_ index: Int) -> UnsafeMutableRawPointer {
-    UnsafeRawPointer(childSlots + index).load(as: UnsafeMutableRawPointer.self)
+    unsafe UnsafeMutableBufferPointer(start: childSlots, count: width)
   }
 
   /// Child `index`, for a descent that reads it next. When `prefetching`, every cache line of the child is
@@ -263,16 +259,12 @@ final class TreeNode<Value>: ManagedBuffer<Void, UInt64> {
   /// instead of each waiting for the one before. In a tree bigger than the cache, that saves a memory round
   /// trip per level (see Docs/Architecture.md, "Prefetching a descent").
   @inlinable
-  func descendingChild(_ index: Int, prefetching: Bool) -> UnsafeMutableRawPointer {
-    let child = childPointer(index)
-    guard prefetching else { return child }
-    let end = hasLeafChildren ? Self.leafPrefetchBytes : Self.innerPrefetchBytes
-    var offset = 0
-    while offset < end {
-      rewind_prefetch(child + offset)
-      offset &+= 64
+  func descendingChild(_ index: Int, prefetching: Bool) -> UnmanagedNode<Value> {
+    let child = unsafe unmanagedChild(index)
+    if prefetching {
+      unsafe child.prefetch(byteCount: hasLeafChildren ? Self.leafPrefetchBytes : Self.innerPrefetchBytes)
     }
-    return child
+    return unsafe child
   }
 
   /// The bytes of a leaf a descent prefetches: the object (its header, 16 bytes on 64-bit platforms) and
@@ -288,27 +280,36 @@ final class TreeNode<Value>: ManagedBuffer<Void, UInt64> {
   /// Where a descent ended in this leaf.
   @inlinable
   func spot(base: Int, offset: Int) -> LeafSpot {
-    LeafSpot(labels: labels, values: UnsafeMutableRawPointer(slots), width: width, base: base, offset: offset)
+    unsafe LeafSpot(
+      labels: labels, values: UnsafeMutableRawPointer(slots), width: width, base: base, offset: offset)
   }
+
+  /// Child `index` (`0 ..< width`; inner nodes), retained for the caller.
+  @inlinable
+  func child(at index: Int) -> TreeNode { unsafe childSlots[index] }
+
+  /// The number of values in children `0 ... index` (`0 ..< width`; inner nodes).
+  @inlinable
+  func end(ofChild index: Int) -> Int { unsafe ends[index] }
 
   /// The number of values before child `index`.
   @inlinable
-  func start(ofChild index: Int) -> Int { index == 0 ? 0 : ends[index &- 1] }
+  func start(ofChild index: Int) -> Int { unsafe index == 0 ? 0 : ends[index &- 1] }
 
   /// The child holding position `offset` (`0 ..< count`), and the position within that child.
   @inlinable
   func child(containing offset: Int) -> (index: Int, offset: Int) {
     // The first child whose end is past `offset`; the last child always is. A search without branches
     // on the data (the steps compile to conditional moves), which mispredict at every level otherwise.
-    let ends = self.ends
+    let ends = unsafe self.ends
     var low = 0
     var length = width
     while length > 1 {
       let half = length >> 1
-      low = ends[low &+ half &- 1] <= offset ? low &+ half : low
+      low = unsafe ends[low &+ half &- 1] <= offset ? low &+ half : low
       length &-= half
     }
-    return (low, offset &- (low == 0 ? 0 : ends[low &- 1]))
+    return unsafe (low, offset &- (low == 0 ? 0 : ends[low &- 1]))
   }
 
   /// The child an insertion at `offset` (`0 ... count`) goes into, and the position within it: the child
@@ -326,17 +327,17 @@ final class TreeNode<Value>: ManagedBuffer<Void, UInt64> {
   /// search waits for each one before it knows the next (five in a row for a node of 33 keys).
   @inlinable
   func firstIndex(ofKeyAtLeast key: UInt64) -> Int {
-    let keys = isLeaf ? labels : childKeys
+    let keys = unsafe isLeaf ? labels : childKeys
     let width = self.width
     var start = 0
     var last = 7
     while last < width {
-      start &+= keys[last] < key ? 8 : 0
+      unsafe start &+= keys[last] < key ? 8 : 0
       last &+= 8
     }
     let end = Swift.min(width, start &+ 8)
     var index = start
-    while index < end && keys[index] < key { index &+= 1 }
+    while unsafe index < end && keys[index] < key { index &+= 1 }
     return index
   }
 
@@ -347,10 +348,10 @@ final class TreeNode<Value>: ManagedBuffer<Void, UInt64> {
   /// its entries (see ``ownAll()``).
   @inlinable
   func makeChildUnique(_ index: Int) {
-    if !isKnownUniquelyReferenced(&childSlots[index]) {
-      childSlots[index] = TreeNode.make(copying: childSlots[index])
+    if unsafe !isKnownUniquelyReferenced(&childSlots[index]) {
+      unsafe childSlots[index] = TreeNode.make(copying: childSlots[index])
     } else {
-      childSlots[index].ownAll()
+      unsafe childSlots[index].ownAll()
     }
   }
 
@@ -359,10 +360,10 @@ final class TreeNode<Value>: ManagedBuffer<Void, UInt64> {
   func refresh(from index: Int) {
     var total = start(ofChild: index)
     for position in index..<width {
-      let child = childSlots[position]
+      let child = unsafe childSlots[position]
       total &+= child.count
-      ends[position] = total
-      if isKeyed { childKeys[position] = child.lastKey }
+      unsafe ends[position] = total
+      if isKeyed { unsafe childKeys[position] = child.lastKey }
     }
   }
 
@@ -370,10 +371,10 @@ final class TreeNode<Value>: ManagedBuffer<Void, UInt64> {
   @inlinable
   func insertChild(_ child: TreeNode, at index: Int) {
     let moved = width &- index
-    (childSlots + (index &+ 1)).moveInitialize(from: childSlots + index, count: moved)
-    (childSlots + index).initialize(to: child)
-    (ends + (index &+ 1)).moveInitialize(from: ends + index, count: moved)
-    if isKeyed { (childKeys + (index &+ 1)).moveInitialize(from: childKeys + index, count: moved) }
+    unsafe (childSlots + (index &+ 1)).moveInitialize(from: childSlots + index, count: moved)
+    unsafe (childSlots + index).initialize(to: child)
+    unsafe (ends + (index &+ 1)).moveInitialize(from: ends + index, count: moved)
+    if isKeyed { unsafe (childKeys + (index &+ 1)).moveInitialize(from: childKeys + index, count: moved) }
     width &+= 1
   }
 
@@ -381,10 +382,10 @@ final class TreeNode<Value>: ManagedBuffer<Void, UInt64> {
   @inlinable
   func removeChild(at index: Int) {
     let moved = width &- index &- 1
-    (childSlots + index).deinitialize(count: 1)
-    (childSlots + index).moveInitialize(from: childSlots + (index &+ 1), count: moved)
-    (ends + index).moveInitialize(from: ends + (index &+ 1), count: moved)
-    if isKeyed { (childKeys + index).moveInitialize(from: childKeys + (index &+ 1), count: moved) }
+    unsafe (childSlots + index).deinitialize(count: 1)
+    unsafe (childSlots + index).moveInitialize(from: childSlots + (index &+ 1), count: moved)
+    unsafe (ends + index).moveInitialize(from: ends + (index &+ 1), count: moved)
+    if isKeyed { unsafe (childKeys + index).moveInitialize(from: childKeys + (index &+ 1), count: moved) }
     width &-= 1
   }
 
@@ -395,6 +396,7 @@ final class TreeNode<Value>: ManagedBuffer<Void, UInt64> {
 
 /// What a ``TreeNode`` keeps before its entries: its width and kind, and for a node made by
 /// ``TreeNode/make(borrowing:)`` the node it borrows from and which entries are borrowed.
+@unsafe
 @usableFromInline
 struct TreeNodeHead {
   @usableFromInline var width: Int
@@ -411,14 +413,15 @@ struct TreeNodeHead {
 
   @inlinable
   init(isLeaf: Bool, isKeyed: Bool, hasLeafChildren: Bool) {
-    (width, self.isLeaf, self.isKeyed, borrowed, lender) = (0, isLeaf, isKeyed, 0, nil)
-    self.hasLeafChildren = hasLeafChildren
+    unsafe (width, self.isLeaf, self.isKeyed, borrowed, lender) = (0, isLeaf, isKeyed, 0, nil)
+    unsafe self.hasLeafChildren = hasLeafChildren
   }
 }
 
 /// Where a descent of a ``PersistentTree`` ended: a leaf's keys and values, its width, the position of its
 /// first value, and an offset in it. Not generic, so that returning it costs unspecialized code no type
 /// metadata; the values are read with `values.assumingMemoryBound(to:)`.
+@unsafe
 @usableFromInline
 struct LeafSpot {
   @usableFromInline let labels: UnsafeMutablePointer<UInt64>
@@ -432,10 +435,12 @@ struct LeafSpot {
   init(
     labels: UnsafeMutablePointer<UInt64>, values: UnsafeMutableRawPointer, width: Int, base: Int, offset: Int
   ) {
-    (self.labels, self.values, self.width, self.base, self.offset) = (labels, values, width, base, offset)
+    unsafe (self.labels, self.values, self.width, self.base, self.offset) = (
+      labels, values, width, base, offset
+    )
   }
 
   /// Whether the value at `offset` has key `key`.
   @inlinable
-  func holds(_ key: UInt64) -> Bool { offset < width && labels[offset] == key }
+  func holds(_ key: UInt64) -> Bool { unsafe offset < width && labels[offset] == key }
 }

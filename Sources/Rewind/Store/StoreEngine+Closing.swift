@@ -1,0 +1,36 @@
+/// Closing: the engine stops taking sends, ends its work and closes its journal, once.
+extension StoreEngine {
+  /// Closes the engine; see `Store.close()`.
+  ///
+  /// Marks it closed while holding the dispatch gate, so that every send either finished before (and is in
+  /// the journal) or is dropped after; then cancels the running effects, ends the subscriptions and closes
+  /// the journal. Called from inside a send on this thread (a diagnostics handler), it marks the store
+  /// closed at once: the sends queued behind the current one are dropped.
+  /// - Returns: whether this call closed it (false when it was closed already).
+  /// - Throws: the journal's error when it could not make every event durable.
+  @discardableResult
+  func close() throws -> Bool {
+    let isNested = gate.isHeldByCurrentThread
+    if !isNested { gate.enter() }
+    let wasClosed = isClosed.exchange(true, ordering: .acquiringAndReleasing)
+    if !isNested { gate.leave() }
+    guard !wasClosed else { return false }
+    effects.cancelAll()
+    hub.finish()
+    try journal.close()
+    return true
+  }
+
+  /// Drops `pending`, sent after the store closed, and reports it. Holds the gate, not the state lock.
+  @usableFromInline @inline(never)
+  func drop(_ pending: PendingEvent<State, Action>) -> Outcome? {
+    let what =
+      switch pending.payload {
+      case .action(let action): "action \(action)"
+      case .command(let command): "\(command)"
+      }
+    reportDiagnostic(
+      Diagnostic(kind: .storeClosed, message: "the store is closed: \(what) was dropped, not recorded"))
+    return nil
+  }
+}

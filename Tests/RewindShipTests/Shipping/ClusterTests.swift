@@ -1,0 +1,97 @@
+import Foundation
+import RewindLog
+import RewindTestSupport
+import Testing
+
+@testable import RewindShip
+
+/// A three-node JetStream cluster on loopback with an R3 stream: the stream leader is killed with kill -9
+/// while events are shipped, then (with it back) a follower. Shipping resumes by itself; the time from
+/// each kill to the next acknowledgement is printed. Slow by nature (an election takes 4–9 s), so one test.
+@Suite struct ClusterTests {
+  /// The stream's leader and its replicas' state, asked of any live server.
+  static func placement(_ cluster: NATSCluster, _ stream: String) -> JetStreamStreamInfo.Cluster? {
+    for server in cluster.servers where server.pid != nil {
+      guard let connection = try? NATSTestClient.connect(server.address) else { continue }
+      defer { connection.close() }
+      if let info = try? JetStream(connection: connection, timeout: .seconds(2)).streamInfo(stream),
+        let placement = info.cluster, placement.leader != nil
+      {
+        return placement
+      }
+    }
+    return nil
+  }
+
+  /// Waits (up to 60 s) until the stream's leader sees both other servers' copies up to date.
+  static func waitUntilReplicasAreCurrent(_ cluster: NATSCluster, _ stream: String) {
+    let deadline = ContinuousClock().now + .seconds(60)
+    while ContinuousClock().now < deadline {
+      if let placement = placement(cluster, stream), placement.replicas?.count == 2,
+        placement.replicas?.allSatisfy(\.current) == true
+      {
+        return
+      }
+      Thread.sleep(forTimeInterval: 0.05)
+    }
+  }
+
+  /// Kills `server` and waits until the stream acknowledges an event that was not yet published when it
+  /// died (one after everything then in flight); returns that event and how long it took.
+  static func killAndTime(_ server: NATSServerProcess, _ shipper: Shipper) -> (UInt64, Duration)? {
+    server.kill()
+    let start = ContinuousClock().now
+    let progress = shipper.progress
+    let published = progress.shippedThrough + UInt64(progress.inFlight)
+    guard shipper.waitUntilShipped(through: published + 1, timeout: .seconds(60)) else { return nil }
+    return (published, ContinuousClock().now - start)
+  }
+
+  @Test func killingTheLeaderThenAFollowerLosesNothing() throws {
+    guard NATSServerProcess.available() else { return }
+    let cluster = try NATSCluster()
+    try cluster.start()
+    let log = TemporaryDirectory()
+    try appendEvents(log.path, 1...20)
+    let appender = Appender(directory: log.path, pause: 0.002, seed: 0xC1_0031)
+    let stream = streamName()
+    var configuration = testConfiguration(cluster.addresses, stream: stream, window: 64, replicas: 3)
+    configuration.backoff = NATSBackoff(initial: .milliseconds(50), maximum: .milliseconds(500))
+    let shipper = try Shipper(directory: log.path, configuration: configuration)
+    shipper.start()
+    defer { shipper.stop() }
+    // The cluster elects its JetStream leader first; the shipper retries until the stream exists.
+    try #require(shipper.waitUntilShipped(through: 200, timeout: .seconds(60)), "\(shipper.progress)")
+
+    let leaderName = try #require(Self.placement(cluster, stream)?.leader)
+    let leader = try #require(cluster.server(named: leaderName))
+    let (beforeLeader, leaderTime) = try #require(
+      Self.killAndTime(leader, shipper), "no acknowledgement after killing the leader")
+
+    // The old leader comes back as a follower and catches up; then a follower is killed.
+    try leader.start()
+    Self.waitUntilReplicasAreCurrent(cluster, stream)
+    let placement = try #require(Self.placement(cluster, stream))
+    let followerName = try #require(placement.replicas?.first?.name)
+    let follower = try #require(cluster.server(named: followerName))
+    let (beforeFollower, followerTime) = try #require(
+      Self.killAndTime(follower, shipper), "no acknowledgement after killing a follower")
+
+    let last = try appender.stop()
+    #expect(shipper.waitUntilShipped(through: last, timeout: .seconds(60)), "\(shipper.progress)")
+    #expect(shipper.progress.lastError?.isFatal != true)
+    print(
+      "cluster: leader \(leaderName) killed at event \(beforeLeader), next acknowledgement after \(leaderTime); "
+        + "follower \(followerName) killed at event \(beforeFollower), next acknowledgement after \(followerTime); "
+        + "\(last) events")
+    // The verifier's consumer is replicated too: it is created once the cluster is whole again.
+    try follower.start()
+    Self.waitUntilReplicasAreCurrent(cluster, stream)
+    let live = try #require(cluster.servers.first { $0.pid != nil })
+    let report = try RemoteVerifier(
+      configuration: RemoteVerifyConfiguration(
+        servers: [live.address], stream: stream, requestTimeout: .seconds(30))
+    ).run()
+    #expect(report.isIntact && report.verifiedEvent == last && report.streamLastSequence == last, "\(report)")
+  }
+}
