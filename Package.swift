@@ -20,7 +20,8 @@ let package = Package(
   ],
   targets: [
     .target(name: "RewindDiff"),
-    // C builtins Swift cannot call (a cache prefetch, the CRC-32C instruction); not a package dependency.
+    // What Swift cannot say (a prefetch, the CRC-32C instruction, a thread variable, enum value witnesses);
+    // not a package dependency.
     .target(name: "CRewind"),
     .target(name: "Rewind", dependencies: ["RewindDiff", "CRewind"], swiftSettings: [.strictMemorySafety()]),
     .target(name: "RewindLog", dependencies: ["Rewind", "CRewind"]),

@@ -3,18 +3,31 @@ import Rewind
 
 /// Suite `dispatch`: sends per second through a store with a trivial counter reducer and an in-memory
 /// journal, with 0, 1, 10 and 100 subscribers iterating `states`. Baseline: the reducer called directly.
-let dispatchSuite = Suite(name: "dispatch", summary: "store sends per second, 0-100 subscribers") {
-  reporter in
+/// Then sends through composed reducers whose action paths are made from cases (`dispatch/scoped-*`), and
+/// sends whose reducer draws a UUID and a date (`dispatch/recorded-draws*`).
+let dispatchSuite = Suite(
+  name: "dispatch", summary: "store sends per second, 0-100 subscribers, scoped, recorded draws"
+) { reporter in
+  let environment = ProcessInfo.processInfo.environment
   // REWIND_BENCH_SENDS shortens the run, e.g. for counting instructions under valgrind.
-  let sends = ProcessInfo.processInfo.environment["REWIND_BENCH_SENDS"].flatMap { Int($0) } ?? 1_000_000
-  let baseline = directReducerRate(sends: sends)
-  let only = ProcessInfo.processInfo.environment["REWIND_BENCH_SUBSCRIBERS"].flatMap { Int($0) }
-  for subscribers in [0, 1, 10, 100] where only == nil || only == subscribers {
-    let rate = storeSendRate(sends: sends, subscribers: subscribers)
-    reporter.report(
-      Measurement(
-        name: "dispatch/subscribers=\(subscribers)", unit: "sends/s", median: rate, baseline: baseline))
+  let sends = environment["REWIND_BENCH_SENDS"].flatMap { Int($0) } ?? 1_000_000
+  // REWIND_BENCH_DISPATCH=subscribers, scoped or draws runs one part (for callgrind); REWIND_BENCH_SUBSCRIBERS
+  // alone runs the subscribers part only, as before.
+  let part =
+    environment["REWIND_BENCH_DISPATCH"]
+    ?? (environment["REWIND_BENCH_SUBSCRIBERS"] == nil ? nil : "subscribers")
+  if part == nil || part == "subscribers" {
+    let baseline = directReducerRate(sends: sends)
+    let only = environment["REWIND_BENCH_SUBSCRIBERS"].flatMap { Int($0) }
+    for subscribers in [0, 1, 10, 100] where only == nil || only == subscribers {
+      let rate = storeSendRate(sends: sends, subscribers: subscribers)
+      reporter.report(
+        Measurement(
+          name: "dispatch/subscribers=\(subscribers)", unit: "sends/s", median: rate, baseline: baseline))
+    }
   }
+  if part == nil || part == "scoped" { reportScopedDispatch(sends: sends / 5, reporter: reporter) }
+  if part == nil || part == "draws" { reportRecordedDraws(sends: sends / 5, reporter: reporter) }
 }
 
 struct BenchCounter: Reducer {

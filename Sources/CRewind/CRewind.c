@@ -1,8 +1,11 @@
-// The CRC-32C instruction behind a check of the processor, so the module builds for any x86-64 or ARM
-// processor and uses the instruction only where it exists; the Swift tables in RewindLog do the rest.
+// Most of the module's functions are inline in include/CRewind.h; defined here are its one variable and
+// the CRC-32C instruction behind a check of the processor, so the module builds for any x86-64 or ARM
+// processor and uses the instruction only where it exists (the Swift tables in RewindLog do the rest).
 #include "CRewind.h"
 
 #include <string.h>
+
+_Thread_local void *rewind_current_draw_session __attribute__((tls_model("initial-exec"))) = 0;
 
 #if defined(__x86_64__)
 

@@ -95,6 +95,7 @@ extension TestStore {
         }
         check(update, from: state, against: record.state, what: "after receiving \(payload)", location)
         state = record.state
+        lastDraws = record.event.draws
         return
       }
       if running == 0 {

@@ -98,14 +98,15 @@ final class Wake: Sendable {
   }
 }
 
-/// Runs a reducer and records the state after each action.
+/// Runs a reducer and records the state after each action the store applies live; the replays behind
+/// time travel (`state(at:)`, rebuilding an undo target) are not recorded.
 struct RecordingReducer<Base: Reducer>: Reducer where Base.State: Sendable {
   let base: Base
   let recorder: StateRecorder<Base.State>
 
   func reduce(into state: inout Base.State, action: Base.Action) -> Effect<Base.Action> {
     let effect = base.reduce(into: &state, action: action)
-    recorder.append(state)
+    if DrawSession.current?.isReplaying != true { recorder.append(state) }
     return effect
   }
 }

@@ -40,6 +40,14 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
   /// What a non-exhaustive test passed over, in order: state changes not asserted, received actions,
   /// effects cancelled. Kept only with ``Exhaustivity/off(showSkippedAssertions:)`` set to true.
   public internal(set) var skipped: [String] = []
+  /// The values the reducer drew from recorded dependencies (UUIDs, dates, random numbers) while it
+  /// applied the last action the test sent or received: what the event records, and every replay draws.
+  ///
+  /// ```swift
+  /// store.send(.add("Milk")) { $0.todos = [Todo(id: UUID(0), title: "Milk", created: now)] }
+  /// #expect(store.lastDraws == [.uuid(UUID(0)), .date(now)])
+  /// ```
+  public internal(set) var lastDraws: [RecordedDraw] = []
 
   let journal: InMemoryJournal<Action>
   let recorder: StateRecorder<State>
@@ -69,10 +77,11 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
   ///   - filePath: the same file's path.
   ///   - line: the line of those reports.
   ///   - column: their column.
-  ///   - dependencies: overrides the test values that effects see. The store starts from each key's
-  ///     `testValue`, with `DependencyValues.clock` set to `clock`, `DependencyValues.date` reading
-  ///     `clock`, and `DependencyValues.uuid` counting up from zero. An effect that calls an unimplemented
-  ///     dependency fails the test at once, naming it.
+  ///   - dependencies: overrides the test values that effects see and that the reducer draws from. The
+  ///     store starts from each key's `testValue`, with `DependencyValues.clock` set to `clock`,
+  ///     `DependencyValues.date` reading `clock`, `DependencyValues.uuid` counting up from zero, and
+  ///     `DependencyValues.random` drawing from `RandomGenerator.seeded(0)`. An effect that calls an
+  ///     unimplemented dependency fails the test at once, naming it.
   public init(
     initialState: State,
     reducer: some Reducer<State, Action>,
@@ -111,6 +120,7 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
           values.clock = clock
           values.date = DateGenerator { clock.timestamp() }
           values.uuid = .incrementing
+          values.random = .seeded(0)
           dependencies(&values)
         })
     } catch {
@@ -263,6 +273,7 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
     let own = received.remove(at: ownIndex)
     check(update, from: before, against: own.state, what: "after \(what)", location)
     state = own.state
+    lastDraws = own.event.draws
   }
 
   /// Skips `records` (received actions a non-exhaustive test does not assert), moving the state on.
@@ -280,7 +291,9 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
   /// Pairs each new event with the state after it: the recorded state for an action, the rebuilt state
   /// for a history command (which does not run the reducer).
   func takeNewRecords() {
-    let newest = journal.lastSequence
+    // The store's sequence number is read under its state lock, so an event whose state was recorded
+    // (which happens during the reduce, before the event is journaled) is in the journal by now.
+    let newest = min(store.sequence, journal.lastSequence)
     guard newest > eventsTaken, let events = try? journal.events(in: (eventsTaken + 1)...newest) else {
       return
     }
@@ -289,7 +302,7 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
     for event in events {
       let state: State
       if event.action != nil {
-        // The reducer records its state just after the journal takes the event; stop at one not yet seen.
+        // The reducer records its state just before the journal takes the event; stop at one not seen.
         guard nextState < states.count else { break }
         state = states[nextState]
         nextState += 1

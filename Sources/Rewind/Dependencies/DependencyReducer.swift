@@ -1,5 +1,6 @@
 extension Reducer {
-  /// Overrides the dependency at `keyPath` for the effects of this reducer and the reducers inside it.
+  /// Overrides the dependency at `keyPath` for the effects of this reducer and the reducers inside it,
+  /// and for what they draw while they reduce.
   ///
   /// Overrides nest: the deepest one wins for the effects below it.
   ///
@@ -29,9 +30,12 @@ extension Reducer {
   }
 }
 
-/// A reducer whose effects see changed dependencies; made by ``Reducer/dependency(_:_:)``.
+/// A reducer whose effects, and whose recorded draws, see changed dependencies; made by
+/// ``Reducer/dependency(_:_:)``.
 ///
-/// Reducing is unchanged: only the effects it returns are wrapped, when they run.
+/// The effects it returns are wrapped, when they run; while it reduces, the dependencies its reducers
+/// read (``DependencyValues/uuid``, ``DependencyValues/date``, ``DependencyValues/random``) are changed
+/// too, at no cost until one is read.
 public struct DependencyReducer<Base: Reducer>: Reducer {
   @usableFromInline let base: Base
   @usableFromInline let update: @Sendable (inout DependencyValues) -> Void
@@ -44,7 +48,12 @@ public struct DependencyReducer<Base: Reducer>: Reducer {
 
   @inlinable
   public func reduce(into state: inout Base.State, action: Base.Action) -> Effect<Base.Action> {
-    let effect = base.reduce(into: &state, action: action)
+    let effect: Effect<Base.Action>
+    if let session = DrawSession.current {
+      effect = session.withOverride(update) { base.reduce(into: &state, action: action) }
+    } else {
+      effect = base.reduce(into: &state, action: action)
+    }
     return effect.isNone ? effect : effect.withDependencies(update)
   }
 }

@@ -1,13 +1,27 @@
 import Foundation
 
 extension DependencyValues {
-  /// Makes UUIDs for effects: random live; in tests, a `TestStore` counts up from
+  /// Makes UUIDs: random live; in tests, a `TestStore` counts up from
   /// `00000000-0000-0000-0000-000000000000`, so ids are predictable.
   ///
-  /// A UUID an effect makes reaches state through an action (`send(.created(id: uuid()))`), which keeps
-  /// replay exact.
+  /// A recorded dependency: a reducer may draw from it while it reduces, and the store records each UUID
+  /// with the event, so that every replay of the event draws the same one (see ``RecordedDraw``):
+  ///
+  /// ```swift
+  /// struct Todos: Reducer {
+  ///   @Dependency(\.uuid) var uuid
+  ///   func reduce(into state: inout State, action: Action) -> Effect<Action> {
+  ///     switch action {
+  ///     case .add(let title): state.todos.append(Todo(id: uuid(), title: title))
+  ///     }
+  ///     return .none
+  ///   }
+  /// }
+  /// ```
+  ///
+  /// An effect may call it too; a UUID it makes reaches state through an action it sends.
   public var uuid: UUIDGenerator {
-    get { self[UUIDGeneratorKey.self] }
+    get { recordedGenerators?.uuid ?? self[UUIDGeneratorKey.self] }
     set { self[UUIDGeneratorKey.self] = newValue }
   }
 }
@@ -19,8 +33,11 @@ public struct UUIDGenerator: Sendable {
   /// Creates a generator that asks `generate` for each UUID.
   public init(_ generate: @escaping @Sendable () -> UUID) { self.generate = generate }
 
-  /// A new UUID.
-  public func callAsFunction() -> UUID { generate() }
+  /// A new UUID; while a store reduces, one recorded with the event (or, replaying, the recorded one).
+  public func callAsFunction() -> UUID {
+    if let session = DrawSession.current { return session.drawUUID(generate) }
+    return generate()
+  }
 
   /// Random UUIDs (`UUID()`).
   public static var live: UUIDGenerator { UUIDGenerator { UUID() } }

@@ -28,6 +28,10 @@ public struct DependencyValues: Sendable {
   private let defaults: DefaultValueCache
   /// What the store that installed these values offers its effects: where to report problems, its journal.
   var services: StoreServices?
+  /// The recorded generators (``uuid``, ``date``, ``random``) resolved once, set on the values a store's
+  /// reducers read while they reduce: a draw then skips the lookup and the dynamic cast. Cleared by any
+  /// override.
+  var recordedGenerators: RecordedGenerators?
 
   /// Empty values in `context`: every key reads its default.
   public init(context: DependencyContext = .live) {
@@ -36,8 +40,12 @@ public struct DependencyValues: Sendable {
   }
 
   /// The values installed for the current task: the running effect's store values, with the overrides
-  /// of the reducers above it. Outside any effect, the live defaults.
-  public static var current: DependencyValues { taskLocal }
+  /// of the reducers above it; while a store reduces, that store's values with the overrides of the
+  /// reducers around the running one. Outside any effect or reduce, the live defaults.
+  public static var current: DependencyValues {
+    if let session = DrawSession.current { return session.dependencies }
+    return taskLocal
+  }
 
   @TaskLocal static var taskLocal = DependencyValues(context: .live)
 
@@ -49,7 +57,10 @@ public struct DependencyValues: Sendable {
       if let value = overrides[ObjectIdentifier(key)] as? Key.Value { return value }
       return defaults.value(for: key, in: context)
     }
-    set { overrides[ObjectIdentifier(key)] = newValue }
+    set {
+      overrides[ObjectIdentifier(key)] = newValue
+      recordedGenerators = nil
+    }
   }
 
   /// Whether `key` was set explicitly rather than left to its default.

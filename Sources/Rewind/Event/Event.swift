@@ -13,20 +13,48 @@ public struct Event<Action> {
   public var metadata: EventMetadata
   /// What happened: an app action, or a history command (undo, redo, restore, transaction bounds).
   public var payload: EventPayload<Action>
+  /// The values the reducer drew from recorded dependencies while it applied the action, in order: what
+  /// every replay of the event draws again. Empty for most events (see ``RecordedDraw``).
+  @inlinable
+  public var draws: [RecordedDraw] {
+    get { recordedDraws ?? [] }
+    set { recordedDraws = newValue.isEmpty ? nil : newValue }
+  }
+  /// ``draws``, `nil` when there are none: an event that draws nothing holds no reference, so the send
+  /// path counts none.
+  @usableFromInline var recordedDraws: [RecordedDraw]?
 
   /// Creates an event.
   @inlinable
-  public init(sequence: UInt64, timestamp: Date, metadata: EventMetadata, payload: EventPayload<Action>) {
+  public init(
+    sequence: UInt64, timestamp: Date, metadata: EventMetadata, payload: EventPayload<Action>,
+    draws: [RecordedDraw] = []
+  ) {
+    self.init(
+      sequence: sequence, timestamp: timestamp, metadata: metadata, payload: payload,
+      recordedDraws: draws.isEmpty ? nil : draws)
+  }
+
+  /// Creates an event whose draws are `recordedDraws` (`nil` or not empty).
+  @inlinable
+  init(
+    sequence: UInt64, timestamp: Date, metadata: EventMetadata, payload: EventPayload<Action>,
+    recordedDraws: [RecordedDraw]?
+  ) {
     self.sequence = sequence
     self.timestamp = timestamp
     self.metadata = metadata
     self.payload = payload
+    self.recordedDraws = recordedDraws
   }
 
   /// Creates an event for an app action.
   @inlinable
-  public init(sequence: UInt64, timestamp: Date, metadata: EventMetadata, action: Action) {
-    self.init(sequence: sequence, timestamp: timestamp, metadata: metadata, payload: .action(action))
+  public init(
+    sequence: UInt64, timestamp: Date, metadata: EventMetadata, action: Action, draws: [RecordedDraw] = []
+  ) {
+    self.init(
+      sequence: sequence, timestamp: timestamp, metadata: metadata, payload: .action(action), draws: draws)
   }
 
   /// The app action, or `nil` for a history command.
@@ -47,7 +75,33 @@ public struct Event<Action> {
 extension Event: Sendable where Action: Sendable {}
 extension Event: Equatable where Action: Equatable {}
 extension Event: Hashable where Action: Hashable {}
-extension Event: Codable where Action: Codable {}
+
+extension Event: Codable where Action: Codable {
+  private enum CodingKeys: String, CodingKey {
+    case sequence, timestamp, metadata, payload, draws
+  }
+
+  /// Decodes an event; one without `draws` (every event written before draws existed) drew nothing.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    self.init(
+      sequence: try container.decode(UInt64.self, forKey: .sequence),
+      timestamp: try container.decode(Date.self, forKey: .timestamp),
+      metadata: try container.decode(EventMetadata.self, forKey: .metadata),
+      payload: try container.decode(EventPayload<Action>.self, forKey: .payload),
+      draws: try container.decodeIfPresent([RecordedDraw].self, forKey: .draws) ?? [])
+  }
+
+  /// Encodes the event; `draws` only when there are some, so that events without draws encode as before.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(sequence, forKey: .sequence)
+    try container.encode(timestamp, forKey: .timestamp)
+    try container.encode(metadata, forKey: .metadata)
+    try container.encode(payload, forKey: .payload)
+    if !draws.isEmpty { try container.encode(draws, forKey: .draws) }
+  }
+}
 
 /// Who sent an event's action, from where, and which chain of work it belongs to.
 public struct EventMetadata: Sendable, Hashable, Codable {

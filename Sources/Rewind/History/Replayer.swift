@@ -1,9 +1,14 @@
 /// Computes the state at any sequence number from a checkpoint and the journal's events, without touching
 /// the live store. Jumps (undo, redo, restore) resolve to the state at their target, found the same way.
+/// The reducer's draws come from each event's recorded ones.
 struct Replayer<State, Action: Sendable> {
   let reduce: @Sendable (inout State, Action) -> Effect<Action>
   let journal: any Journal<Action>
   let checkpoints: Checkpoints<State>
+  /// What the reducer reads through `@Dependency` while it replays.
+  let dependencies: DependencyValues
+  /// Told of the draws an event lacks.
+  let unrecorded: UnrecordedDrawReporter
 
   /// The state as of event `target`, replaying the journal from the nearest checkpoint; events in
   /// `skipping` are passed over as if they had changed nothing (a what-if replay).
@@ -26,11 +31,12 @@ struct Replayer<State, Action: Sendable> {
     var kept: [UInt64: State] = [:]
     var state = start.state
     if wanted.contains(start.sequence) { kept[start.sequence] = state }
+    let draws = DrawSession(replaying: true, dependencies: dependencies)
     for event in events {
       if !skipping.contains(event.sequence) {
         switch event.payload {
-        case .action(let action):
-          _ = reduce(&state, action)
+        case .action:
+          unrecorded.report(draws.replay(event) { _ = reduce(&state, $0) })
         case .command(let command):
           if let jump = command.target {
             if let known = kept[jump] {

@@ -23,6 +23,9 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     /// An effect used a dependency that has no implementation in the store's context, such as a test
     /// value made with ``unimplemented(_:)``; the message names the dependency.
     case dependencyUnimplemented
+    /// A replayed reducer drew a value its event did not record (see ``UnrecordedDraw``); the replay used
+    /// a deterministic substitute.
+    case unrecordedDraw
     /// An action or history command was sent after the store was closed (`Store.close()`); it was
     /// dropped, not recorded.
     case storeClosed
@@ -32,11 +35,19 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
   public var kind: Kind
   /// A sentence that names what and where.
   public var message: String
+  /// The draw a replay lacked, for a diagnostic of kind ``Kind/unrecordedDraw``.
+  public var unrecordedDraw: UnrecordedDraw?
 
   /// Creates a diagnostic.
   public init(kind: Kind, message: String) {
     self.kind = kind
     self.message = message
+  }
+
+  /// The diagnostic of a draw a replay lacked.
+  public init(_ draw: UnrecordedDraw) {
+    self.init(kind: .unrecordedDraw, message: draw.description)
+    unrecordedDraw = draw
   }
 
   public var description: String { "\(kind.rawValue): \(message)" }

@@ -46,7 +46,9 @@ public final class Store<State: Sendable, Action: Sendable>: ScopedStore<State, 
   ///     default.
   ///   - diagnostics: told of ``Diagnostic``s, such as an action for a missing element. By default they
   ///     are printed to standard error.
-  ///   - dependencies: overrides the live ``DependencyValues`` that effects see.
+  ///   - dependencies: overrides the live ``DependencyValues`` that effects see, and that the reducer
+  ///     draws recorded values from (``DependencyValues/uuid``, ``DependencyValues/date``,
+  ///     ``DependencyValues/random``).
   public convenience init(
     initialState: State,
     reducer: some Reducer<State, Action>,
@@ -114,15 +116,19 @@ public final class Store<State: Sendable, Action: Sendable>: ScopedStore<State, 
       undoLimit: history.undoPolicy == nil ? 0 : history.undoLimit,
       checkpointInterval: history.checkpointInterval, checkpointLimit: history.checkpointLimit)
     var state = origin
-    let last = try StoreEngine.recover(
-      from: sequence, into: &state, history: &recovered, journal: journal, reducer: reduce,
-      undoPolicy: history.undoPolicy)
     var values = DependencyValues()
     dependencies(&values)
+    // Replays draw what each event recorded; what an event lacks is reported once, here and later.
+    let unrecorded = UnrecordedDrawReporter(diagnostics: diagnostics)
+    let last = try StoreEngine.recover(
+      from: sequence, into: &state, history: &recovered, journal: journal, reducer: reduce,
+      undoPolicy: history.undoPolicy, draws: DrawSession(replaying: true, dependencies: values),
+      unrecorded: unrecorded)
     self.init(
       engine: StoreEngine(
         recovered: state, sequence: last, history: recovered, reducer: reduce, journal: journal, clock: clock,
-        actor: actor, undoPolicy: history.undoPolicy, diagnostics: diagnostics, dependencies: values))
+        actor: actor, undoPolicy: history.undoPolicy, diagnostics: diagnostics, dependencies: values,
+        unrecordedDraws: unrecorded))
   }
 
   /// Creates a store over `engine`.

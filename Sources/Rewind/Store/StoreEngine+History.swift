@@ -7,13 +7,14 @@ extension StoreEngine {
   // MARK: Recovery
 
   /// Applies every event in `journal` after `sequence` to `state` and `history`, checking that numbers
-  /// have no gaps.
+  /// have no gaps. The reducer's draws come from each event's recorded ones (`draws` replays them);
+  /// those an event lacks go to `unrecorded`.
   /// - Returns: the sequence number of the last event applied.
   @inlinable
   static func recover(
     from sequence: UInt64, into state: inout State, history: inout StoreHistory<State>,
     journal: some Journal<Action>, reducer: @escaping @Sendable (inout State, Action) -> Effect<Action>,
-    undoPolicy: (@Sendable (Action) -> UndoPolicy)?
+    undoPolicy: (@Sendable (Action) -> UndoPolicy)?, draws: DrawSession, unrecorded: UnrecordedDrawReporter
   ) throws -> UInt64 {
     var last = sequence
     try journal.forEachEvent(from: sequence + 1) { event in
@@ -22,17 +23,21 @@ extension StoreEngine {
       }
       switch event.payload {
       case .action(let action):
-        if let undoPolicy {
-          _ = Self.applyUndoable(
-            action, policy: undoPolicy(action), sequence: event.sequence, timestamp: event.timestamp,
-            state: &state, history: &history, reducer: reducer)
-        } else {
-          _ = reducer(&state, action)
+        draws.beginReplaying(event)
+        draws.run {
+          if let undoPolicy {
+            _ = Self.applyUndoable(
+              action, policy: undoPolicy(action), sequence: event.sequence, timestamp: event.timestamp,
+              state: &state, history: &history, reducer: reducer)
+          } else {
+            _ = reducer(&state, action)
+          }
         }
+        if let lacking = draws.takeUnrecorded() { unrecorded.report(lacking) }
       case .command(let command):
         try Self.recoverCommand(
           command, sequence: event.sequence, timestamp: event.timestamp, state: &state, history: &history,
-          journal: journal, reducer: reducer)
+          journal: journal, reducer: reducer, dependencies: draws.base, unrecorded: unrecorded)
       }
       // Tested here first: unspecialized, calling `offer` for every event (it builds an autoclosure) cost
       // about a sixth of a replayed event's instructions.
@@ -49,9 +54,12 @@ extension StoreEngine {
   static func recoverCommand(
     _ command: HistoryCommand, sequence: UInt64, timestamp: Date, state: inout State,
     history: inout StoreHistory<State>, journal: any Journal<Action>,
-    reducer: @escaping @Sendable (inout State, Action) -> Effect<Action>
+    reducer: @escaping @Sendable (inout State, Action) -> Effect<Action>, dependencies: DependencyValues,
+    unrecorded: UnrecordedDrawReporter
   ) throws {
-    let replayer = Replayer(reduce: reducer, journal: journal, checkpoints: history.checkpoints)
+    let replayer = Replayer(
+      reduce: reducer, journal: journal, checkpoints: history.checkpoints, dependencies: dependencies,
+      unrecorded: unrecorded)
     try Self.apply(
       command, sequence: sequence, timestamp: timestamp, state: &state, history: &history,
       resolve: { try replayer.state(at: $0) })
@@ -73,7 +81,10 @@ extension StoreEngine {
   /// A replayer over the journal from the kept checkpoints, and the newest sequence number.
   func makeReplayer() -> (Replayer<State, Action>, newest: UInt64) {
     let (checkpoints, newest) = hub.core.withLock { ($0.history.checkpoints, $0.sequence) }
-    return (Replayer(reduce: reducer, journal: journal, checkpoints: checkpoints), newest)
+    let replayer = Replayer(
+      reduce: reducer, journal: journal, checkpoints: checkpoints, dependencies: dependencies,
+      unrecorded: unrecordedDraws)
+    return (replayer, newest)
   }
 
   /// Reduces `action` and records it in the undo history.

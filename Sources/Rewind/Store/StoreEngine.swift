@@ -1,3 +1,4 @@
+import CRewind
 import Foundation
 import Synchronization
 
@@ -5,10 +6,11 @@ import Synchronization
 /// effects and the observation of its state by views.
 ///
 /// ``Store`` is a thin public face over one engine; scoped stores send through their root's engine. The
-/// `@inlinable` send path (``dispatch(_:)``, ``process(_:)``, ``record(_:sequence:)``,
+/// `@inlinable` send path (``dispatch(_:)``, ``process(_:)``, ``journal(_:sequence:timestamp:draws:)``,
 /// ``publish(_:sequence:pending:effect:journalError:)``) lives here, next to the stored properties it
 /// reads, so that it is specialized for the app's types where the app sends.
 @usableFromInline
+@safe
 final class StoreEngine<State: Sendable, Action: Sendable>: Sendable {
   /// The events the store has accepted.
   @usableFromInline let journal: any Journal<Action>
@@ -36,8 +38,16 @@ final class StoreEngine<State: Sendable, Action: Sendable>: Sendable {
   @usableFromInline let clock: any EventClock
   @usableFromInline let defaultActor: String?
   @usableFromInline let diagnosticsHandler: @Sendable (Diagnostic) -> Void
-  /// Installed around each effect's work; reducers never see them.
+  /// Installed around each effect's work, and read by reducers through ``drawSession``.
   let dependencies: DependencyValues
+  /// Records what the reducer draws from recorded dependencies during a live send (under the state lock).
+  let drawSession: DrawSession
+  /// ``drawSession``'s address and state, which the send path uses without a call or a retain; only
+  /// under the state lock (hence `nonisolated(unsafe)`).
+  @usableFromInline nonisolated(unsafe) let drawSessionAddress: UnsafeMutableRawPointer
+  @usableFromInline nonisolated(unsafe) let drawState: UnsafeMutablePointer<DrawSession.State>
+  /// Reports, once each, the draws that replays for time travel found missing from their events.
+  @usableFromInline let unrecordedDraws: UnrecordedDrawReporter
 
   /// Creates an engine from a recovered state and history.
   @usableFromInline
@@ -45,7 +55,8 @@ final class StoreEngine<State: Sendable, Action: Sendable>: Sendable {
     recovered state: State, sequence: UInt64, history: StoreHistory<State>,
     reducer: @escaping @Sendable (inout State, Action) -> Effect<Action>, journal: any Journal<Action>,
     clock: any EventClock, actor: String?, undoPolicy: (@Sendable (Action) -> UndoPolicy)?,
-    diagnostics: @escaping @Sendable (Diagnostic) -> Void, dependencies: DependencyValues
+    diagnostics: @escaping @Sendable (Diagnostic) -> Void, dependencies: DependencyValues,
+    unrecordedDraws: UnrecordedDrawReporter
   ) {
     let hub = StateHub(state: state, sequence: sequence, history: history)
     self.hub = hub
@@ -60,6 +71,10 @@ final class StoreEngine<State: Sendable, Action: Sendable>: Sendable {
     var dependencies = dependencies
     dependencies.services = StoreServices(report: diagnostics, journal: journal, effects: effects)
     self.dependencies = dependencies
+    drawSession = DrawSession(replaying: false, dependencies: dependencies)
+    unsafe drawSessionAddress = drawSession.address
+    unsafe drawState = drawSession.state
+    self.unrecordedDraws = unrecordedDraws
   }
 
   deinit {
@@ -169,7 +184,9 @@ final class StoreEngine<State: Sendable, Action: Sendable>: Sendable {
     }
   }
 
-  /// Records and reduces `pending` under the state lock.
+  /// Reduces and records `pending` under the state lock.
+  ///
+  /// The event is journaled after the reduce, which is when the values the reducer drew are known.
   /// - Returns: what is left to do outside the lock (see ``Outcome``).
   @inlinable
   func process(_ pending: PendingEvent<State, Action>) -> Outcome? {
@@ -178,7 +195,11 @@ final class StoreEngine<State: Sendable, Action: Sendable>: Sendable {
     guard case .action(let action) = pending.payload else { return processCommand(pending) }
     let outcome = hub.core.withLock { core -> Outcome? in
       let sequence = core.sequence + 1
-      let (timestamp, journalError) = record(pending, sequence: sequence)
+      let timestamp = clock.timestamp()
+      // The draw session is installed on this thread for the reduce (see DrawSession).
+      unsafe drawState.pointee.timestamp = timestamp
+      let outer = unsafe rewind_draw_session()
+      unsafe rewind_set_draw_session(drawSessionAddress)
       let effect: Effect<Action>
       if let undoPolicy {
         effect = Self.applyUndoable(
@@ -187,6 +208,9 @@ final class StoreEngine<State: Sendable, Action: Sendable>: Sendable {
       } else {
         effect = reducer(&core.state, action)
       }
+      unsafe rewind_set_draw_session(outer)
+      let journalError = unsafe journal(
+        pending, sequence: sequence, timestamp: timestamp, draws: DrawSession.takeDraws(from: drawState))
       if sequence == core.nextCheckpoint { Self.offerCheckpoint(&core, at: sequence) }
       return publish(&core, sequence: sequence, pending: pending, effect: effect, journalError: journalError)
     }
@@ -201,31 +225,41 @@ final class StoreEngine<State: Sendable, Action: Sendable>: Sendable {
       correlationID: pending.correlationID ?? CorrelationID(rawValue: sequence))
   }
 
-  /// Stamps and journals event `sequence`. Runs under the state lock.
-  ///
-  /// The metadata is moved into the event, not returned: it is rebuilt from `pending` in the rare case
-  /// that an effect needs it, which keeps string copies off the common path.
+  /// Stamps and journals event `sequence`, a history command. Runs under the state lock.
   @inlinable
   func record(_ pending: PendingEvent<State, Action>, sequence: UInt64)
     -> (timestamp: Date, journalError: (any Error)?)
   {
-    let metadata = metadata(of: pending, sequence: sequence)
     let timestamp = clock.timestamp()
-    var journalError: (any Error)?
-    if journalHealthy.load(ordering: .relaxed) {
-      do {
-        let event = Event(
-          sequence: sequence, timestamp: timestamp, metadata: metadata, payload: pending.payload)
-        if let inMemoryJournal {
-          try inMemoryJournal.append(moving: consume event)
-        } else {
-          try journal.append(event)
-        }
-      } catch {
-        journalError = refuse(sequence, because: error)
+    return (timestamp, journal(pending, sequence: sequence, timestamp: timestamp, draws: nil))
+  }
+
+  /// Journals event `sequence`, stamped `timestamp`, with the values its reducer drew. Runs under the
+  /// state lock.
+  ///
+  /// The metadata is moved into the event, not returned: it is rebuilt from `pending` in the rare case
+  /// that an effect needs it, which keeps string copies off the common path.
+  /// - Returns: the error the store reports when the journal refused the event.
+  @inlinable
+  func journal(
+    _ pending: PendingEvent<State, Action>, sequence: UInt64, timestamp: Date,
+    draws: consuming [RecordedDraw]?
+  ) -> (any Error)? {
+    guard journalHealthy.load(ordering: .relaxed) else { return nil }
+    let metadata = metadata(of: pending, sequence: sequence)
+    do {
+      let event = Event(
+        sequence: sequence, timestamp: timestamp, metadata: metadata, payload: pending.payload,
+        recordedDraws: draws)
+      if let inMemoryJournal {
+        try inMemoryJournal.append(moving: consume event)
+      } else {
+        try journal.append(event)
       }
+      return nil
+    } catch {
+      return refuse(sequence, because: error)
     }
-    return (timestamp, journalError)
   }
 
   /// Makes event `sequence` visible to subscribers. Runs under the state lock.

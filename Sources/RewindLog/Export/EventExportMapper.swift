@@ -16,6 +16,8 @@ struct EventExportMapper {
     var correlation: String?
     /// `("action", tree)` or `("command", tree)`.
     var payload: (kind: String, tree: BinaryValue)?
+    /// The values the reducer drew (`[{"uuid": …}, …]`), when it drew any.
+    var draws: BinaryValue?
   }
 
   static func envelope(of record: EventRecord) -> Envelope {
@@ -36,6 +38,7 @@ struct EventExportMapper {
     } else if let command = tree[path: "payload", "command", "_0"] {
       envelope.payload = ("command", command)
     }
+    envelope.draws = tree["draws"]
     return envelope
   }
 
@@ -62,6 +65,8 @@ struct EventExportMapper {
       if let origin = envelope.origin { object.string("origin", LogText.escaped(origin)) }
       if let cause = envelope.cause { object.string("causation", Self.padded(cause)) }
       if let correlation = envelope.correlation { object.string("correlation", correlation) }
+      // An extension attribute holds a string: the draws as JSON text.
+      if let draws = envelope.draws?.jsonText { object.string("draws", draws) }
       if let json {
         object.string("datacontenttype", "application/json")
         object.raw("data") { json.tree.writeJSON(into: &$0) }
@@ -85,6 +90,7 @@ struct EventExportMapper {
       if let correlation = envelope.correlation {
         object.raw("correlation") { $0.append(contentsOf: correlation.utf8) }
       }
+      if let draws = envelope.draws { object.raw("draws") { draws.writeJSON(into: &$0) } }
       if let json {
         object.raw(json.kind) { json.tree.writeJSON(into: &$0) }
       } else {

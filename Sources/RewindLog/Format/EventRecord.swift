@@ -13,11 +13,13 @@ public enum EventCodec: UInt8, Sendable, Hashable, CaseIterable {
 /// through the codec:
 ///
 /// codec (1: the ``EventCodec``, plus `0x80` when the type name is the payload's case name and so not
-/// repeated), schema version (varint), timestamp (8: the bits of the `Double` seconds since 2001-01-01),
-/// actor (varint: 0 for none, else 1 + its UTF-8 length, then the bytes), source (1: `0` user, `1` effect
-/// followed by the cause's sequence number as a varint, `2` system), correlation id (zigzag varint of the
-/// sequence number minus the id: 0 when an event starts its own chain), payload kind (1: `0` action, `1`
-/// history command), payload length (varint), payload, type name (UTF-8, to the end; empty when flagged).
+/// repeated, plus `0x40` when sections follow the payload), schema version (varint), timestamp (8: the
+/// bits of the `Double` seconds since 2001-01-01), actor (varint: 0 for none, else 1 + its UTF-8 length,
+/// then the bytes), source (1: `0` user, `1` effect followed by the cause's sequence number as a varint,
+/// `2` system), correlation id (zigzag varint of the sequence number minus the id: 0 when an event starts
+/// its own chain), payload kind (1: `0` action, `1` history command), payload length (varint), payload,
+/// the sections when flagged (see ``RecordSections``: the values the reducer drew), type name (UTF-8, to
+/// the end; empty when flagged).
 ///
 /// The sequence number is not stored: it is the frame's first sequence number plus the record's position.
 @usableFromInline
@@ -37,12 +39,16 @@ struct EventRecord {
   @usableFromInline var bytes: [UInt8]
   @usableFromInline var payloadRange: Range<Int>
   var typeNameRange: Range<Int>
+  /// The values the reducer drew, from the draws section (empty without one).
+  @usableFromInline var draws: [RecordedDraw]
 
   /// The type name is the first key of the payload (an enum's case name), not stored.
   var typeNameIsCase: Bool
 
   /// Set in the codec byte when the type name is the payload's case name.
   static let caseNameFlag: UInt8 = 0x80
+  /// Set in the codec byte when sections (``RecordSections``) follow the payload.
+  static let sectionsFlag: UInt8 = 0x40
 
   var payload: ArraySlice<UInt8> { bytes[payloadRange] }
 
@@ -60,7 +66,9 @@ struct EventRecord {
     let start = reader.offset
     let rawCodec = try reader.u8()
     let typeNameIsCase = rawCodec & caseNameFlag != 0
-    guard let codec = EventCodec(rawValue: rawCodec & ~caseNameFlag), !typeNameIsCase || codec == .binary
+    let hasSections = rawCodec & sectionsFlag != 0
+    guard let codec = EventCodec(rawValue: rawCodec & ~(caseNameFlag | sectionsFlag)),
+      !typeNameIsCase || codec == .binary
     else {
       throw .unknownTag(rawCodec, offset: start)
     }
@@ -93,6 +101,7 @@ struct EventRecord {
     let payloadLength = try reader.length()
     let payloadStart = reader.offset
     _ = try reader.bytes(payloadLength)
+    let sections = hasSections ? try RecordSections.read(&reader, timestamp: timestamp) : nil
     let nameStart = reader.offset
     let nameRange = nameStart..<range.upperBound
     if !bytes[nameRange].allSatisfy({ $0 < 0x80 }), String(validating: bytes[nameRange], as: UTF8.self) == nil
@@ -105,15 +114,15 @@ struct EventRecord {
       metadata: EventMetadata(actor: actor, source: source, correlationID: correlation), kind: kind,
       bytes: bytes,
       payloadRange: payloadStart..<(payloadStart + payloadLength), typeNameRange: nameRange,
-      typeNameIsCase: typeNameIsCase)
+      draws: sections?.draws ?? [], typeNameIsCase: typeNameIsCase)
   }
 
   /// Appends a length-prefixed record to `writer`: the envelope of event `sequence`, then the payload
-  /// written by `payload` (which returns the payload's case name, if any), then the type name `typeName`
-  /// returns, unless it is that case name.
+  /// written by `payload` (which returns the payload's case name, if any), then the sections when the
+  /// event drew values (`draws`), then the type name `typeName` returns, unless it is that case name.
   static func append(
     codec: EventCodec, schemaVersion: UInt64, sequence: UInt64, timestamp: Date, metadata: EventMetadata,
-    kind: Kind,
+    kind: Kind, draws: [RecordedDraw] = [],
     to writer: inout ByteWriter, payload: (inout ByteWriter) throws -> String?, typeName: (String?) -> String
   ) rethrows {
     let lengthAt = writer.reserveVarint()
@@ -144,6 +153,10 @@ struct EventRecord {
     let payloadStart = writer.bytes.count
     let caseName = try payload(&writer)
     let payloadLength = writer.bytes.count - payloadStart
+    if !draws.isEmpty {
+      writer.bytes[codecAt] |= sectionsFlag
+      RecordSections.append(draws: draws, timestamp: timestamp, to: &writer)
+    }
     let name = typeName(caseName)
     if codec == .binary, let caseName, name == caseName {
       writer.bytes[codecAt] |= caseNameFlag
@@ -188,12 +201,14 @@ struct EventRecord {
     metadataFields.append(.init(key: "source", value: source))
     metadataFields.append(.init(key: "correlationID", value: .uint(metadata.correlationID.rawValue)))
     let kindName = kind == .action ? "action" : "command"
-    return .keyed([
+    var fields: [BinaryValue.Field] = [
       .init(key: "sequence", value: .uint(sequence)),
       .init(key: "timestamp", value: .double(timestamp.timeIntervalSinceReferenceDate)),
       .init(key: "metadata", value: .keyed(metadataFields)),
       .init(
         key: "payload", value: .keyed([.init(key: kindName, value: .keyed([.init(key: "_0", value: body)]))])),
-    ])
+    ]
+    if !draws.isEmpty { fields.append(.init(key: "draws", value: RecordSections.tree(of: draws))) }
+    return .keyed(fields)
   }
 }

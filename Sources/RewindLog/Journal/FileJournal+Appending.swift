@@ -37,7 +37,7 @@ extension FileJournal {
         let version = versioned.map { type(of: $0).schemaVersion } ?? 1
         try EventRecord.append(
           codec: options.codec, schemaVersion: version, sequence: event.sequence, timestamp: event.timestamp,
-          metadata: event.metadata, kind: .action, to: &writer,
+          metadata: event.metadata, kind: .action, draws: event.draws, to: &writer,
           payload: { writer in
             switch options.codec {
             case .binary: return try appendBinary(action, to: &writer)

@@ -49,7 +49,7 @@ struct EventDecoder<Action: Codable & Sendable>: @unchecked Sendable {
       if let action = try? decodeDirect(&reader), reader.isAtEnd {
         return Event(
           sequence: location.sequence, timestamp: record.timestamp, metadata: record.metadata,
-          payload: .action(action))
+          payload: .action(action), draws: record.draws)
       }
     }
     return try decode(record, at: location)
@@ -98,7 +98,8 @@ struct EventDecoder<Action: Codable & Sendable>: @unchecked Sendable {
         actionPath: record.kind == .action ? [] : ["-"])
     }
     return Event(
-      sequence: location.sequence, timestamp: record.timestamp, metadata: record.metadata, payload: payload)
+      sequence: location.sequence, timestamp: record.timestamp, metadata: record.metadata, payload: payload,
+      draws: record.draws)
   }
 
   /// Decodes an event of another schema version, or of a retired type: as a tree, upcast (or replaced),

@@ -10,6 +10,8 @@ extension Store where Action: Codable {
   /// The journal is ``fileJournal``; see ``FileJournal/recoveryReport``. Close the store with `close()`
   /// when done: it flushes the journal and releases the directory.
   /// Events written with older schema versions of `Action` are converted by `upcasters` during the replay.
+  /// The replay hands the reducer the values each event recorded from recorded dependencies
+  /// (``Event/draws``); `dependencies` overrides the live values that new sends draw from and effects see.
   /// - Throws: the errors of ``FileJournal/init(directory:options:upcasters:)`` and of decoding an event
   ///   (``FileJournalError/unknownEventType(_:schemaVersion:at:reason:)``,
   ///   ``FileJournalError/noUpcastPath(_:from:to:missingStep:at:)`` and the others).
@@ -23,7 +25,8 @@ extension Store where Action: Codable {
     actor: String? = nil,
     history: HistoryConfiguration<Action> = .standard,
     upcasters: EventUpcasters = EventUpcasters(),
-    diagnostics: @escaping @Sendable (Diagnostic) -> Void = Store.printDiagnostic
+    diagnostics: @escaping @Sendable (Diagnostic) -> Void = Store.printDiagnostic,
+    dependencies: (inout DependencyValues) -> Void = { _ in }
   ) throws -> Store {
     let journal = try FileJournal<Action>(
       directory: directory, options: options, upcasters: upcasters, checkingChainWhileReplaying: ())
@@ -31,7 +34,7 @@ extension Store where Action: Codable {
     return try journal.afterChainCheck {
       try Store(
         initialState: initialState, reducer: reducer, journal: journal, clock: clock, actor: actor,
-        history: history, diagnostics: diagnostics)
+        history: history, diagnostics: diagnostics, dependencies: dependencies)
     }
   }
 }
@@ -50,6 +53,8 @@ extension Store where Action: Codable, State: Codable {
   /// are kept.
   ///
   /// Events written with older schema versions of `Action` are converted by `upcasters` during the replay.
+  /// The replay hands the reducer the values each event recorded from recorded dependencies
+  /// (``Event/draws``); `dependencies` overrides the live values that new sends draw from and effects see.
   /// - Throws: the errors of ``FileJournal/init(directory:options:upcasters:)`` and of decoding an event
   ///   (``FileJournalError/unknownEventType(_:schemaVersion:at:reason:)``,
   ///   ``FileJournalError/noUpcastPath(_:from:to:missingStep:at:)`` and the others).
@@ -63,7 +68,8 @@ extension Store where Action: Codable, State: Codable {
     actor: String? = nil,
     history: HistoryConfiguration<Action> = .standard,
     upcasters: EventUpcasters = EventUpcasters(),
-    diagnostics: @escaping @Sendable (Diagnostic) -> Void = Store.printDiagnostic
+    diagnostics: @escaping @Sendable (Diagnostic) -> Void = Store.printDiagnostic,
+    dependencies: (inout DependencyValues) -> Void = { _ in }
   ) throws -> Store {
     let journal = try FileJournal<Action>(
       directory: directory, options: options, upcasters: upcasters, checkingChainWhileReplaying: (),
@@ -75,13 +81,14 @@ extension Store where Action: Codable, State: Codable {
       do {
         return try Store(
           origin: restored.state ?? initialState, at: restored.sequence, reducer: reducer, journal: journal,
-          clock: clock, actor: actor, history: history, diagnostics: diagnostics, genesis: initialState)
+          clock: clock, actor: actor, history: history, diagnostics: diagnostics, dependencies: dependencies,
+          genesis: initialState)
       } catch let error as HistoryError where restored.sequence > 0 {
         // An undo, redo or restore after the snapshot goes back before it: replay the whole log instead.
         journal.setSnapshotRecovery(restored.recovery.replayedInstead(because: error))
         return try Store(
           origin: initialState, at: 0, reducer: reducer, journal: journal, clock: clock, actor: actor,
-          history: history, diagnostics: diagnostics)
+          history: history, diagnostics: diagnostics, dependencies: dependencies)
       }
     }
     if let interval = options.snapshotInterval {

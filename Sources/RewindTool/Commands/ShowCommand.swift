@@ -55,6 +55,7 @@ enum ShowCommand {
       invocation.output.line(name.padding(toLength: 12, withPad: " ", startingAt: 0) + value)
     }
     invocation.output.line(event.body.tree(label: event.kind))
+    if let draws = event.draws { invocation.output.line(draws.tree(label: "draws")) }
     return .ok
   }
 }

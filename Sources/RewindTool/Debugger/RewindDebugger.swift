@@ -29,7 +29,7 @@ public struct RewindDebugger<State: Encodable & Sendable, Action: Codable & Send
   ) {
     self.name = name
     replay = StateReplay(
-      reduce: { state, action in _ = reducer.reduce(into: &state, action: action) },
+      apply: { state, event in reducer.apply(event, to: &state) },
       initialState: initialState,
       upcasters: upcasters)
   }

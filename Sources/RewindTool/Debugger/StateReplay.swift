@@ -4,7 +4,8 @@ import RewindLog
 /// Replays a log through an app's reducer, read-only: the state after every event, with undo, redo and
 /// restore resolved to the state of their target.
 struct StateReplay<State: Sendable, Action: Codable & Sendable>: Sendable {
-  let reduce: @Sendable (inout State, Action) -> Void
+  /// Applies an action event, its reducer drawing the values the event recorded.
+  let apply: @Sendable (inout State, Event<Action>) -> Void
   let initialState: State
   let upcasters: EventUpcasters
 
@@ -20,7 +21,7 @@ struct StateReplay<State: Sendable, Action: Codable & Sendable>: Sendable {
     var state = initialState
     try reader.forEachEvent(as: Action.self, upcasters: upcasters, through: last) { event in
       switch event.payload {
-      case .action(let action): reduce(&state, action)
+      case .action: apply(&state, event)
       case .command(let command):
         if let target = command.target {
           guard let earlier = kept[target] else {

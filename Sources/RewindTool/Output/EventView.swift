@@ -28,6 +28,8 @@ public struct EventView: Sendable {
   public var kind: String
   /// The action or command as JSON.
   public var body: JSONValue
+  /// The values the reducer drew from recorded dependencies (`[{"uuid": …}, {"date": …}]`), if any.
+  public var draws: JSONValue?
 
   /// Reads the envelope of `event`.
   public init(_ event: InspectedEvent, committed: Date) {
@@ -56,6 +58,7 @@ public struct EventView: Sendable {
     } else if case .number(let text)? = metadata?["correlationID"] {
       correlationID = UInt64(text)
     }
+    draws = whole["draws"]
     if case .object(let fields)? = whole["payload"], let first = fields.first {
       kind = first.0
       body = Self.unwrap(first.1)
@@ -92,6 +95,7 @@ public struct EventView: Sendable {
     if let correlationID { fields.append(("correlationID", .int(correlationID))) }
     fields.append(("codec", .string(codec == .binary ? "binary" : "json")))
     fields.append(("payload", body))
+    if let draws { fields.append(("draws", draws)) }
     return .object(fields)
   }
 
@@ -103,6 +107,10 @@ public struct EventView: Sendable {
     text += "  \(actor.map(LogText.escaped) ?? "-")  "
     let payload = body.serialized()
     text += payload.count > 100 ? String(payload.prefix(99)) + "…" : payload
+    if let draws {
+      let drawn = draws.serialized()
+      text += "  draws " + (drawn.count > 100 ? String(drawn.prefix(99)) + "…" : drawn)
+    }
     return text
   }
 

@@ -4,8 +4,11 @@
 // and never run (see Tests/DocsSnippetTests/SnippetExtractor.swift).
 
 import Rewind
+import Foundation
+import RewindTesting
+import Testing
 
-// Docs/Effects.md:44
+// Docs/Effects.md:45
 struct Draft: Equatable, Sendable {
   var to = ""
   var body = ""
@@ -32,7 +35,7 @@ extension DependencyValues {
   }
 }
 
-// Docs/Effects.md:84
+// Docs/Effects.md:85
 struct Folder: Reducer {
   struct State: Equatable, Sendable {
     var name: String
@@ -65,7 +68,45 @@ struct Folder: Reducer {
   }
 }
 
-// Docs/Effects.md:205
+// Docs/Effects.md:178
+struct Todo: Equatable, Identifiable, Sendable {
+  var id: UUID
+  var title: String
+  var created: Date
+  var modified: Date?
+  var color: Int
+}
+
+struct TodoList: Reducer {
+  struct State: Equatable, Sendable { var todos: IdentifiedArray<Todo> = [] }
+  enum Action: Equatable, Sendable { case add(String), touch(id: UUID) }
+
+  @Dependency(\.uuid) var uuid
+  @Dependency(\.date) var date
+  @Dependency(\.random) var random
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .add(let title):
+      state.todos.append(Todo(id: uuid(), title: title, created: date.now, color: random.int(in: 0..<8)))
+    case .touch(let id):
+      state.todos[id: id]?.modified = date.now
+    }
+    return .none
+  }
+}
+
+// Docs/Effects.md:251
+@Test func addingATodoDrawsItsIdItsDateAndAColor() {
+  let store = TestStore(initialState: TodoList.State(), reducer: TodoList()) { $0.random = .constant(0) }
+  let zero = UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0))
+  store.send(.add("Milk")) {
+    $0.todos = [Todo(id: zero, title: "Milk", created: store.clock.epoch, color: 0)]
+  }
+  #expect(store.lastDraws == [.uuid(zero), .date(store.clock.epoch), .random(0)])
+}
+
+// Docs/Effects.md:309
 struct MailScreen: Reducer {
   struct State: Equatable, Sendable {
     var id: Mail.ID
@@ -112,7 +153,7 @@ struct MailApp: Reducer {
   }
 }
 
-// Docs/Effects.md:268
+// Docs/Effects.md:372
 struct Mailroom: Reducer {
   struct State: Equatable, Sendable { var compose = PresentationState<Compose.State>() }
   enum Action: Equatable, Sendable {
@@ -131,7 +172,7 @@ struct Mailroom: Reducer {
   }
 }
 
-// Docs/Effects.md:300
+// Docs/Effects.md:404
 struct Compose: Reducer {
   struct State: Equatable, Sendable { var draft = Draft() }
   enum Action: Equatable, Sendable { case edited(Draft), sendTapped }
@@ -152,7 +193,7 @@ struct Compose: Reducer {
   }
 }
 
-// Docs/Effects.md:331
+// Docs/Effects.md:435
 struct Search: Reducer {
   struct State: Equatable, Sendable {
     var query = ""
@@ -178,7 +219,7 @@ struct Search: Reducer {
   }
 }
 
-// Docs/Effects.md:377
+// Docs/Effects.md:481
 struct AutoSave: Reducer {
   struct State: Equatable, Sendable {
     var isThrottling = false
@@ -217,7 +258,7 @@ struct AutoSave: Reducer {
   }
 }
 
-// Docs/Effects.md:419
+// Docs/Effects.md:523
 struct Timers: Reducer {
   struct Row: Identifiable, Equatable, Sendable {
     var id: Int
@@ -255,7 +296,7 @@ struct Timers: Reducer {
   }
 }
 
-// Docs/Effects.md:463
+// Docs/Effects.md:567
 struct EffectCount: Reducer {
   struct State: Equatable, Sendable { var effectEvents = 0 }
   enum Action: Equatable, Sendable { case count, counted(Int) }

@@ -27,7 +27,7 @@ struct MailRow: Reducer {
   }
 }
 
-// Docs/GettingStarted.md:165
+// Docs/GettingStarted.md:167
 struct Inbox: Reducer {
   struct State: Equatable, Sendable, Codable {
     var mails: IdentifiedArray<Mail> = []
@@ -61,7 +61,32 @@ struct Inbox: Reducer {
   }
 }
 
-// Docs/GettingStarted.md:258
+// Docs/GettingStarted.md:211
+struct Outbox: Reducer {
+  struct State: Equatable, Sendable {
+    var mails: IdentifiedArray<Mail> = []
+    var draft: Mail?
+  }
+  enum Action: Equatable, Sendable {
+    case mail(IdentifiedAction<Int, MailRow.Action>)
+    case draft(MailRow.Action)
+    case queue
+  }
+
+  var body: some Reducer<State, Action> {
+    Reduce { state, action in
+      if case .queue = action, let draft = state.draft {
+        state.mails.append(draft)
+        state.draft = nil
+      }
+      return .none
+    }
+    .forEach(\.mails, action: .case(Action.mail)) { MailRow() }
+    .ifLet(\.draft, action: .case(Action.draft)) { MailRow() }
+  }
+}
+
+// Docs/GettingStarted.md:295
 struct Refresh: Reducer {
   struct State: Equatable, Sendable { var mails: [Mail] = []; var isLoading = false }
   enum Action: Equatable, Sendable { case refresh, loaded([Mail]), cancelRefresh }
@@ -86,12 +111,12 @@ struct Refresh: Reducer {
   }
 }
 
-// Docs/GettingStarted.md:395
+// Docs/GettingStarted.md:432
 extension Mail: Differentiable {
   var differenceIdentifier: Int { id }  // which row is which; content changes are found with ==
 }
 
-// Docs/GettingStarted.md:427
+// Docs/GettingStarted.md:464
 @Test func flagging() async {
   let store = TestStore(initialState: Inbox.State(mails: [Mail(id: 1, subject: "Hi")]), reducer: Inbox())
   store.send(.mail(IdentifiedAction(id: 1, action: .toggleFlag))) {
@@ -101,12 +126,12 @@ extension Mail: Differentiable {
 }
 
 func snippetsOfGettingStarted() async throws {
-  // Docs/GettingStarted.md:111
+  // Docs/GettingStarted.md:113
   let store = Store(initialState: Mail(id: 1, subject: "Hello"), reducer: MailRow(), actor: "alice")
   store.send(.toggleFlag)
   print(store.state.isFlagged)   // true
   do {
-    // Docs/GettingStarted.md:130
+    // Docs/GettingStarted.md:132
     let event = try store.journal.events(in: 1...1)[0]
     print(event.sequence)                  // 1, then 2, 3, … without gaps
     print(event.timestamp)                 // from the store's EventClock (inject one for tests)
@@ -115,11 +140,11 @@ func snippetsOfGettingStarted() async throws {
     print(event.metadata.correlationID)    // shared by an action and everything its effects send
     print(event.payload)                   // .action(.toggleFlag); event.action is the action, if it is one
     do {
-      // Docs/GettingStarted.md:142
+      // Docs/GettingStarted.md:144
       store.send(.rename("Re: Hello"), from: .user(actor: "bob"))
       store.send(.toggleFlag, from: .system)
       do {
-        // Docs/GettingStarted.md:150
+        // Docs/GettingStarted.md:152
         let mail = Mail(id: 1, subject: "Hello")
         let journal = InMemoryJournal<MailRow.Action>()
         let live = try Store(initialState: mail, reducer: MailRow(), journal: journal)
@@ -127,12 +152,12 @@ func snippetsOfGettingStarted() async throws {
         let restored = try Store(initialState: mail, reducer: MailRow(), journal: journal)
         print(restored.state == live.state)   // true
         do {
-          // Docs/GettingStarted.md:165
+          // Docs/GettingStarted.md:167
           let inbox = Store(initialState: Inbox.State(), reducer: Inbox())
           inbox.send(.received(Mail(id: 42, subject: "Lunch?")))
           inbox.send(.mail(IdentifiedAction(id: 42, action: .toggleFlag)))
           do {
-            // Docs/GettingStarted.md:215
+            // Docs/GettingStarted.md:252
             var mails: IdentifiedArray<Mail> = [Mail(id: 1, subject: "Hi"), Mail(id: 2, subject: "Re: Hi")]
             mails.append(Mail(id: 3, subject: "Lunch?"))           // at the end
             mails.insert(Mail(id: 0, subject: "Urgent"), at: 0)    // at a position
@@ -145,12 +170,12 @@ func snippetsOfGettingStarted() async throws {
             mails.removeAll { $0.isFlagged }
             print(mails.ids, removed?.subject ?? "none", mails.index(id: 1) ?? -1)
             do {
-              // Docs/GettingStarted.md:309
+              // Docs/GettingStarted.md:346
               Task { @MainActor in
                 for await state in inbox.states { print("\(state.mails.count) mails") }
               }
               do {
-                // Docs/GettingStarted.md:320
+                // Docs/GettingStarted.md:357
                 let directory = "inbox-data"  // in an app: a folder of its own under Application Support
                 let saved = try Store.open(
                   directory: directory, initialState: Inbox.State(), reducer: Inbox(),
@@ -163,7 +188,7 @@ func snippetsOfGettingStarted() async throws {
                 print(reopened.state.mails.count, reopened.sequence)   // 1 1
                 try reopened.close()
                 do {
-                  // Docs/GettingStarted.md:355
+                  // Docs/GettingStarted.md:392
                   let report = try LogAudit.verify(directory: directory)  // an AuditReport; read it
                   if let problem = report.firstProblem {  // the first event that is not as written, and where
                     print("not as written from event \(problem.sequence): \(problem)")
@@ -172,7 +197,7 @@ func snippetsOfGettingStarted() async throws {
                   }
                   try LogAudit.verify(directory: directory).requireIntact()  // or: throw the first problem, if any
                   do {
-                    // Docs/GettingStarted.md:369
+                    // Docs/GettingStarted.md:406
                     let history = HistoryConfiguration<Inbox.Action> { action in
                       switch action {
                       case .mail(let row) where row.action == .toggleFlag: .step(name: "Flag")
@@ -188,7 +213,7 @@ func snippetsOfGettingStarted() async throws {
                     undoable.redo()
                     print(undoable.undoStepName ?? "nothing to undo")   // "Flag"
                     do {
-                      // Docs/GettingStarted.md:395
+                      // Docs/GettingStarted.md:432
                       for await update in inbox.changesets(of: \.mails) {
                         if update.isInitial {
                           print("\(update.elements.count) rows")   // reload the table from update.elements

@@ -158,17 +158,23 @@ enum Greeter {
     #expect(await greetEveryLevel(store) == ["test", "test", "test"])
   }
 
-  @Test func reducersDoNotSeeTheStoresDependencies() async {
+  /// While it reduces, a reducer reads its store's values (those its recorded draws come from), with the
+  /// overrides of the reducers around it; outside a reduce, the task's.
+  @Test func reducersSeeTheStoresDependenciesWhileReducing() async {
     let seenWhileReducing = Locked<[String]>([])
-    let store = Store(
-      initialState: 0,
-      reducer: Reduce<Int, Bool> { count, fromEffect in
-        seenWhileReducing.withLock { $0.append(DependencyValues.current.greeting) }
-        count += 1
-        return .none
-      }, dependencies: { $0.greeting = "store" })
+    let reducer = Reduce<Int, Bool> { count, _ in
+      seenWhileReducing.withLock { $0.append(DependencyValues.current.greeting) }
+      count += 1
+      return .none
+    }
+    let store = Store(initialState: 0, reducer: reducer, dependencies: { $0.greeting = "store" })
     store.send(false)
-    #expect(seenWhileReducing.withLock { $0 } == ["live"], "the override is for effects only")
+    let overridden = Store(
+      initialState: 0, reducer: reducer.dependency(\.greeting, "reducer"),
+      dependencies: { $0.greeting = "store" })
+    overridden.send(false)
+    #expect(seenWhileReducing.withLock { $0 } == ["store", "reducer"])
+    #expect(DependencyValues.current.greeting == "live", "outside a reduce, the task's values")
   }
 
   @Test func aLiveValueIsMadeOncePerStore() async {
