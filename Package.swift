@@ -21,7 +21,8 @@ let package = Package(
   ],
   targets: [
     .target(name: "RewindDiff"),
-    // What Swift cannot say (a prefetch, a thread variable, enum value witnesses, the x86 SHA instructions);
+    // What Swift cannot say (a prefetch, a thread variable, enum value witnesses, the x86 SHA instructions,
+    // the CRC-32C instruction);
     // not a package dependency.
     .target(name: "CRewind"),
     .target(name: "Rewind", dependencies: ["RewindDiff", "CRewind"], swiftSettings: [.strictMemorySafety()]),

@@ -128,24 +128,27 @@ final class POSIXFile: LogFile {
 
   func read(at offset: UInt64, count: Int) throws(IOError) -> [UInt8] {
     var bytes = [UInt8](repeating: 0, count: max(count, 0))
-    var done = 0
-    var failure: Int32 = 0
-    bytes.withUnsafeMutableBytes { buffer in
-      while done < count {
-        let result = pread(
-          fd, buffer.baseAddress.map { $0 + done }, count - done, off_t(offset) + off_t(done))
-        if result < 0 {
-          if errno == EINTR { continue }
-          failure = errno
-          return
-        }
-        if result == 0 { return }
-        done += result
-      }
+    let done = bytes.withUnsafeMutableBytes { buffer in
+      Result { () throws(IOError) in try read(at: offset, into: buffer) }
     }
-    if failure != 0 { throw IOError(operation: "read", path: path, code: failure) }
-    if done < count { bytes.removeLast(count - done) }
+    let got = try done.get()
+    if got < count { bytes.removeLast(count - got) }
     return bytes
+  }
+
+  func read(at offset: UInt64, into buffer: UnsafeMutableRawBufferPointer) throws(IOError) -> Int {
+    let count = buffer.count
+    var done = 0
+    while done < count {
+      let result = pread(fd, buffer.baseAddress.map { $0 + done }, count - done, off_t(offset) + off_t(done))
+      if result < 0 {
+        if errno == EINTR { continue }
+        throw IOError(operation: "read", path: path, code: errno)
+      }
+      if result == 0 { break }
+      done += result
+    }
+    return done
   }
 
   func write(_ bytes: [UInt8], at offset: UInt64) throws(IOError) {
