@@ -12,7 +12,7 @@ import Synchronization
 
 /// A store's inspector: serves the store to one tool at a time over loopback (Docs/Inspector.md).
 ///
-/// Made by ``Rewind/Store/inspect(_:dispatch:)``. It listens on `127.0.0.1` only, requires the per-run token
+/// Made by `store.inspect(_:dispatch:)`. It listens on `127.0.0.1` only, requires the per-run token
 /// in its token file on every connection, and accepts the protocol's closed set of commands. It runs on its
 /// own threads: the store's sends never wait for it, and while no tool is attached it costs them one relaxed
 /// load.

@@ -73,7 +73,7 @@ extension Socket {
   /// is read.
   /// - Throws: ``FrameError``.
   ///
-  /// With a `deadline` (``DispatchTime`` nanoseconds), the whole frame must arrive by then: a peer that
+  /// With a `deadline` (`DispatchTime` nanoseconds), the whole frame must arrive by then: a peer that
   /// sends a byte at a time cannot hold the reader.
   public func readFrame(
     limit: Int, idleTimeout: Int32 = -1, timeout: Int32 = 10_000, deadline: UInt64? = nil

@@ -86,7 +86,7 @@ public final class Socket: @unchecked Sendable {
 
   /// Reads exactly `count` bytes, waiting at most `timeout` milliseconds for each chunk.
   /// - Throws: ``SocketError`` on a timeout, when the peer closed before `count` bytes, or on an error.
-  /// With a `deadline` (``DispatchTime`` nanoseconds), gives up when it passes.
+  /// With a `deadline` (`DispatchTime` nanoseconds), gives up when it passes.
   public func read(exactly count: Int, timeout: Int32, deadline: UInt64? = nil) throws(SocketError) -> [UInt8]
   {
     var buffer = [UInt8](repeating: 0, count: count)

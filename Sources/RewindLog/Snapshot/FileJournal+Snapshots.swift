@@ -68,7 +68,7 @@ extension FileJournal {
   /// snapshots passed over and why. A damaged or mismatching snapshot falls back to an older one.
   ///
   /// A version 3 snapshot's header is checked first (its own checksum, the file's size, the log); then its
-  /// state is decoded as it is read, and its checksum checked once read (see ``SnapshotFile``).
+  /// state is decoded as it is read, and its checksum checked once read (see `SnapshotFile`).
   public func loadSnapshot<State: Decodable>(_ type: State.Type) -> (
     state: State?, sequence: UInt64, recovery: SnapshotRecovery
   ) {

@@ -73,7 +73,7 @@ public struct EventView: Sendable {
 
   /// The full path of the action's type, every enum case from the root action down
   /// (`list.swipe.panBegan`), read from the payload as its `Codable` conformance wrote it: a one-key object
-  /// is a case, an element's `action` field (``Rewind/IdentifiedAction``) is passed through. The recorded
+  /// is a case, an element's `action` field (`IdentifiedAction`) is passed through. The recorded
   /// type for a history command, or when the payload shows no case.
   public var actionPath: String {
     guard kind == "action" else { return typeName }
