@@ -87,20 +87,10 @@ enum LivePage {
       let displayRows = [], dirty = true;
 
       const $ = id => document.getElementById(id);
-      function el(tag, cls, text) {
-        const node = document.createElement(tag);
-        if (cls) node.className = cls;
-        if (text !== undefined) node.textContent = text;
-        return node;
-      }
+    \#(PageScript.valueTree)
       function api(path) { return path + (path.includes("?") ? "&" : "?") + "token=" + encodeURIComponent(token); }
       function say(text, ok) { const m = $("message"); m.textContent = text; m.className = ok ? "ok" : ""; }
 
-      // A value as JSON text, escaped as the tool escapes it, so a payload cannot reorder the text around it.
-      function quote(value) {
-        return JSON.stringify(value).replace(/[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
-          c => "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0"));
-      }
 
       // MARK: Events
 
@@ -317,25 +307,6 @@ enum LivePage {
 
       // MARK: Detail
 
-      function tree(value, label) {
-        if (value !== null && typeof value === "object") {
-          const isArray = Array.isArray(value);
-          const keys = isArray ? value.map((_, i) => i) : Object.keys(value);
-          const node = el("details");
-          node.open = true;
-          const summary = el("summary");
-          if (label !== undefined) summary.appendChild(el("span", "key", label + ": "));
-          summary.appendChild(el("span", null, isArray ? "[" + keys.length + "]" : "{" + keys.length + "}"));
-          node.appendChild(summary);
-          for (const k of keys) node.appendChild(tree(value[k], isArray ? "[" + k + "]" : k));
-          return node;
-        }
-        const leaf = el("div", "leaf");
-        if (label !== undefined) leaf.appendChild(el("span", "key", label + ": "));
-        const cls = typeof value === "string" ? "str" : typeof value === "number" ? "num" : "lit";
-        leaf.appendChild(el("span", cls, typeof value === "string" ? quote(value) : String(value)));
-        return leaf;
-      }
       // The changes as a tree of their paths: list.rows[id=3].title becomes list > rows[id=3] > title.
       function changeTree(changes) {
         const root = {children: new Map(), changes: []};

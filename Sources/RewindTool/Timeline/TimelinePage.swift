@@ -84,12 +84,7 @@ enum TimelinePage {
       const bySeq = new Map(events.map(e => [e.sequence, e]));
       let selected = null, compared = null;
 
-      function el(tag, cls, text) {
-        const node = document.createElement(tag);
-        if (cls) node.className = cls;
-        if (text !== undefined) node.textContent = text;
-        return node;
-      }
+    \#(PageScript.valueTree)
       function colour(e) { return e.kind === "command" ? "command" : (e.source || "unknown"); }
       function time(e) { return e.time || e.committed; }
       // The full action path (list.swipe.panBegan) where the log has one, else the recorded type.
@@ -183,34 +178,7 @@ enum TimelinePage {
         body.appendChild(row);
       }
 
-      // A value as JSON text, escaped by the tool's rule (JSONValue.serialized): DEL, the C1 controls,
-      // the line separators and the bidirectional controls as \u escapes, so the page shows what the
-      // terminal shows and a payload cannot reorder or break the text around it.
-      function quote(value) {
-        return JSON.stringify(value).replace(/[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
-          c => "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0"));
-      }
 
-      // A value as a collapsible tree.
-      function tree(value, label) {
-        if (value !== null && typeof value === "object") {
-          const isArray = Array.isArray(value);
-          const keys = isArray ? value.map((_, i) => i) : Object.keys(value);
-          const node = el("details");
-          node.open = true;
-          const summary = el("summary");
-          if (label !== undefined) summary.appendChild(el("span", "key", label + ": "));
-          summary.appendChild(el("span", null, isArray ? "[" + keys.length + "]" : "{" + keys.length + "}"));
-          node.appendChild(summary);
-          for (const k of keys) node.appendChild(tree(value[k], isArray ? "[" + k + "]" : k));
-          return node;
-        }
-        const leaf = el("div", "leaf");
-        if (label !== undefined) leaf.appendChild(el("span", "key", label + ": "));
-        const cls = typeof value === "string" ? "str" : typeof value === "number" ? "num" : "lit";
-        leaf.appendChild(el("span", cls, typeof value === "string" ? quote(value) : String(value)));
-        return leaf;
-      }
 
       // The differences between two values, as paths.
       function diff(a, b, path, out) {
