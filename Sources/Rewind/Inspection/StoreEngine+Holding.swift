@@ -9,7 +9,7 @@ extension StoreEngine {
   @usableFromInline @inline(never)
   func holdOrRelease(_ pending: PendingEvent<State, Action>) -> Outcome? {
     guard let (released, overflow) = heldSends.hold(pending) else { return nil }
-    isHoldingSends.store(false, ordering: .relaxed)
+    setHoldingSends(false)
     observation.show(nil)
     for send in released { gate.enqueue(send) }
     overflow?()
@@ -22,7 +22,7 @@ extension StoreEngine {
   func holdSends() -> UInt64 {
     let isNested = gate.isHeldByCurrentThread
     if !isNested { gate.enter() }
-    isHoldingSends.store(true, ordering: .relaxed)
+    setHoldingSends(true)
     let sequence = hub.published.load(ordering: .acquiring)
     if !isNested { gate.leave() }
     return sequence
@@ -36,7 +36,7 @@ extension StoreEngine {
   func releaseHeldSends() -> Int {
     let isNested = gate.isHeldByCurrentThread
     if !isNested { gate.enter() }
-    isHoldingSends.store(false, ordering: .relaxed)
+    setHoldingSends(false)
     observation.show(nil)
     let released = heldSends.takeAll()
     for send in released { gate.enqueue(send) }
@@ -52,8 +52,8 @@ extension StoreEngine {
   /// Drops the sends an inspector held when the store closes, each reported as a send after the close is
   /// (they were never applied or acknowledged). Runs on the thread that holds the gate.
   func dropHeldSends() {
-    guard isHoldingSends.load(ordering: .relaxed) else { return }
-    isHoldingSends.store(false, ordering: .relaxed)
+    guard isHoldingSends else { return }
+    setHoldingSends(false)
     observation.show(nil)
     for send in heldSends.takeAll() { _ = drop(send) }
   }

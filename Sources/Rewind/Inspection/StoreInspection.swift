@@ -70,7 +70,7 @@ package struct StoreInspection<State: Sendable, Action: Sendable>: Sendable {
   package func releaseHeldSends() -> Int { engine.releaseHeldSends() }
 
   /// Whether sends are held.
-  package var isHoldingSends: Bool { engine.isHoldingSends.load(ordering: .relaxed) }
+  package var isHoldingSends: Bool { engine.isHoldingSends }
 
   /// The held sends.
   package var held: HeldSends<State, Action> { engine.heldSends }

@@ -20,5 +20,5 @@ extension Store {
   }
 
   /// Whether ``close()`` was called.
-  public var isClosed: Bool { engine.isClosed.load(ordering: .acquiring) }
+  public var isClosed: Bool { engine.isClosed }
 }

@@ -16,7 +16,7 @@ extension StoreEngine {
     let isNested = gate.isHeldByCurrentThread
     if !isNested { gate.enter() }
     if !isNested { markClosingFingerprint() }
-    let wasClosed = isClosed.exchange(true, ordering: .acquiringAndReleasing)
+    let wasClosed = markClosed()
     if !wasClosed { dropHeldSends() }
     if !isNested { gate.leave() }
     guard !wasClosed else { return false }
@@ -29,7 +29,7 @@ extension StoreEngine {
   /// Records a `mark("close")` event with the state's fingerprint, when the store fingerprints and events
   /// came after its last fingerprint. Holds the gate (not from inside a send: a close there records none).
   private func markClosingFingerprint() {
-    guard let fingerprinter, !isClosed.load(ordering: .acquiring),
+    guard let fingerprinter, !isClosed,
       fingerprinter.hasUnfingerprinted(through: hub.published.load(ordering: .acquiring))
     else { return }
     let pending = PendingEvent<State, Action>(

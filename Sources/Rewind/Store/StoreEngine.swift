@@ -29,13 +29,12 @@ final class StoreEngine<State: Sendable, Action: Sendable>: Sendable {
   @usableFromInline let journalHealthy = Atomic<Bool>(true)
   /// The journal, when it is the in-memory one: appended to through specialized code.
   @usableFromInline let inMemoryJournal: InMemoryJournal<Action>?
-  /// Whether an inspector holds the store's sends back (see ``HeldSends``); false unless one paused it,
-  /// so a send pays one relaxed load for it.
-  @usableFromInline let isHoldingSends = Atomic<Bool>(false)
+  /// Why sends leave the usual path, as ``SendDetour`` bits: the store is closed, or an inspector holds its
+  /// sends. Zero for a live store; one byte, so that a send tests both with one relaxed load. Changed only
+  /// while holding the dispatch gate (see `StoreEngine+Detours.swift`).
+  @usableFromInline let detours = Atomic<UInt8>(0)
   /// The sends held while ``isHoldingSends``.
   let heldSends = HeldSends<State, Action>()
-  /// True once the store is closed (``close()``): later sends are dropped, each reported.
-  @usableFromInline let isClosed = Atomic<Bool>(false)
 
   @usableFromInline let reducer: @Sendable (inout State, Action) -> Effect<Action>
   /// How actions take part in undo; `nil` when undo is off, which keeps sends free of undo work.
@@ -199,9 +198,8 @@ final class StoreEngine<State: Sendable, Action: Sendable>: Sendable {
   /// - Returns: what is left to do outside the lock (see ``Outcome``).
   @inlinable
   func process(_ pending: PendingEvent<State, Action>) -> Outcome? {
-    // Set while holding the gate, which this thread holds: no send slips in during the close.
-    if isClosed.load(ordering: .relaxed) { return drop(pending) }
-    if _slowPath(isHoldingSends.load(ordering: .relaxed)) { return holdOrRelease(pending) }
+    // Set while holding the gate, which this thread holds: no send slips in during a close or a hold.
+    if _slowPath(detours.load(ordering: .relaxed) != 0) { return detour(pending) }
     guard case .action(let action) = pending.payload else { return processCommand(pending) }
     let outcome = hub.core.withLock { core -> Outcome? in
       let sequence = core.sequence + 1
@@ -219,17 +217,36 @@ final class StoreEngine<State: Sendable, Action: Sendable>: Sendable {
         effect = reducer(&core.state, action)
       }
       unsafe rewind_set_draw_session(outer)
-      var fingerprint: RecordedFingerprint?
-      if let fingerprinter, fingerprinter.isDue(sequence) {
-        fingerprint = fingerprinter.record(core.state, at: sequence)
+      let draws = unsafe DrawSession.takeDraws(from: drawState)
+      // A store that records fingerprints finishes the send out of line: here the event is built with no
+      // fingerprint, a constant. Built from an optional variable, it cost every send of a store that records
+      // none 18 instructions (copies of an empty fingerprint).
+      if _slowPath(fingerprinter != nil) {
+        return finishFingerprinted(
+          &core, sequence: sequence, pending: pending, timestamp: timestamp, draws: draws, effect: effect)
       }
-      let journalError = unsafe journal(
-        pending, sequence: sequence, timestamp: timestamp, draws: DrawSession.takeDraws(from: drawState),
-        fingerprint: fingerprint)
+      let journalError = journal(pending, sequence: sequence, timestamp: timestamp, draws: draws)
       if sequence == core.nextCheckpoint { Self.offerCheckpoint(&core, at: sequence) }
       return publish(&core, sequence: sequence, pending: pending, effect: effect, journalError: journalError)
     }
     return outcome
+  }
+
+  /// The end of ``process(_:)`` for a store that records fingerprints: journals event `sequence` with the
+  /// state's fingerprint when it is due one, then publishes it. Runs under the state lock.
+  @inlinable @inline(never)
+  func finishFingerprinted(
+    _ core: inout StateHub<State>.Core, sequence: UInt64, pending: PendingEvent<State, Action>,
+    timestamp: Date, draws: consuming [RecordedDraw]?, effect: Effect<Action>
+  ) -> Outcome? {
+    var fingerprint: RecordedFingerprint?
+    if let fingerprinter, fingerprinter.isDue(sequence) {
+      fingerprint = fingerprinter.record(core.state, at: sequence)
+    }
+    let journalError = journal(
+      pending, sequence: sequence, timestamp: timestamp, draws: draws, fingerprint: fingerprint)
+    if sequence == core.nextCheckpoint { Self.offerCheckpoint(&core, at: sequence) }
+    return publish(&core, sequence: sequence, pending: pending, effect: effect, journalError: journalError)
   }
 
   /// The metadata event `sequence` is recorded with.
