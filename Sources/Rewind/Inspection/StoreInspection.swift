@@ -2,7 +2,7 @@
 /// following new events, showing views another state, and holding the app's sends back while it does.
 ///
 /// A value over the store's engine; ``Store/inspection`` makes one. None of it costs a send anything while
-/// unused, beyond one relaxed load of the hold flag.
+/// unused: the hold flag is a bit of the byte a send tests for a closed store.
 package struct StoreInspection<State: Sendable, Action: Sendable>: Sendable {
   let engine: StoreEngine<State, Action>
 
