@@ -45,6 +45,19 @@ extension ReportBundle {
     log directory: String, key: ChainKey? = nil, from first: UInt64? = nil, through last: UInt64? = nil,
     options: ReportOptions, to path: String
   ) throws -> ReportMetadata {
+    let report = try make(log: directory, key: key, from: first, through: last, options: options)
+    try ReportDraft.write(report.bytes, to: path)
+    return report.metadata
+  }
+
+  /// A bug report of the log in `directory`, as ``write(log:key:from:through:options:to:)`` writes it: its
+  /// metadata and the file's bytes, for a caller that writes them itself (`rewind report` writes them by
+  /// the tool's rules for `-o FILE`).
+  /// - Throws: what ``write(log:key:from:through:options:to:)`` throws, except writing errors.
+  public static func make(
+    log directory: String, key: ChainKey? = nil, from first: UInt64? = nil, through last: UInt64? = nil,
+    options: ReportOptions
+  ) throws -> (metadata: ReportMetadata, bytes: [UInt8]) {
     let reader = try LogReader(directory: directory, key: key)
     let newest = reader.summary.lastSequence
     let upper = min(last ?? newest, newest)
@@ -104,8 +117,7 @@ extension ReportBundle {
       stateCodec: codec.rawValue, baseFingerprint: nil, redaction: manifest)
     let draft = ReportDraft(
       metadata: metadata, frames: drafted.frames, startState: startState, endState: endState)
-    try draft.write(to: path)
-    return metadata
+    return (metadata, try draft.file.encoded())
   }
 
   /// A state tree in `codec`'s bytes.

@@ -140,9 +140,14 @@ private func renameFile(_ source: String, _ destination: String) -> Int32 { rena
 extension OutputFile {
   /// Writes `text` to `path` as a command's `-o FILE` output: whole or not at all (see ``open(_:)``).
   static func write(_ text: String, to path: String) throws(ToolError) {
+    try write(Array(text.utf8), to: path)
+  }
+
+  /// Writes `bytes` to `path` as a command's `-o FILE` output: whole or not at all (see ``open(_:)``).
+  static func write(_ bytes: [UInt8], to path: String) throws(ToolError) {
     let file = try open(path)
     do {
-      try file.write(Array(text.utf8))
+      try file.write(bytes)
       try file.commit()
     } catch {
       file.abandon()

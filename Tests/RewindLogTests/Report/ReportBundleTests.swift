@@ -139,6 +139,23 @@ private let options = ReportOptions(app: "com.example.notes", build: "notes 1.0 
     #expect(throws: ReportError.self) { try ReportBundle.verify(try file.encoded(), expecting: expectation) }
   }
 
+  /// Outside testing: a report that cannot be written (here its path is a directory, so the final rename
+  /// fails) leaves no `.partial` file beside its path.
+  @Test func aFailedWriteLeavesNoPartialFile() throws {
+    let directory = TemporaryDirectory()
+    _ = try writeNotesLog(directory.path, count: 6)
+    let output = TemporaryDirectory()
+    let path = output.file("bug.rwreport")
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+    #expect {
+      try ReportBundle.write(log: directory.path, from: 1, options: options, to: path)
+    } throws: { error in
+      guard case .io? = error as? ReportError else { return false }
+      return true
+    }
+    #expect(!FileManager.default.fileExists(atPath: path + ".partial"))
+  }
+
   @Test func anotherAppsReportIsRefused() throws {
     let directory = TemporaryDirectory()
     _ = try writeNotesLog(directory.path, count: 6)
