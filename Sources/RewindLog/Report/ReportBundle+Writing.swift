@@ -78,7 +78,9 @@ extension ReportBundle {
       guard let snapshot = snapshots.first(where: { $0.sequence == start - 1 }), let tree = snapshot.state,
         let snapshotCodec = snapshot.codec
       else {
-        let available = snapshots.map { String($0.sequence + 1) }.sorted().joined(separator: ", ")
+        // Where a report can start: after a snapshot, in order, and only inside the log.
+        let available = snapshots.map { $0.sequence + 1 }.filter { $0 <= upper }.sorted()
+          .map(String.init).joined(separator: ", ")
         throw ReportError.cannotReport(
           "no state as of event \(start - 1) to start from: start at event 1"
             + (available.isEmpty ? "" : " or just after a snapshot (at \(available))"))

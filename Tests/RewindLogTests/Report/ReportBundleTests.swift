@@ -156,6 +156,20 @@ private let options = ReportOptions(app: "com.example.notes", build: "notes 1.0 
     #expect(!FileManager.default.fileExists(atPath: path + ".partial"))
   }
 
+  /// Outside testing: the starts a refusal offers are in numeric order and inside the log (it listed
+  /// "202, 51" for a log of 201 events with snapshots at 50 and 201).
+  @Test func theStartsOfferedAreInOrderAndInsideTheLog() throws {
+    let directory = TemporaryDirectory()
+    _ = try writeNotesLog(directory.path, count: 105)
+    #expect {
+      try ReportBundle.write(
+        log: directory.path, from: 20, options: options, to: directory.file("bug.rwreport"))
+    } throws: { error in
+      guard case .cannotReport(let reason)? = error as? ReportError else { return false }
+      return reason.hasSuffix("(at 16, 31, 46, 61, 76, 91)")
+    }
+  }
+
   @Test func anotherAppsReportIsRefused() throws {
     let directory = TemporaryDirectory()
     _ = try writeNotesLog(directory.path, count: 6)
