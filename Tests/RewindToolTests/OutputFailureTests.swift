@@ -159,4 +159,12 @@ import Testing
     #expect(missing.status == 66 && missing.errors.contains("does not exist"), "\(missing.errors)")
   }
 
+  /// Outside testing: an empty `-o` path is a usage error (it exited 74, "cannot replace").
+  @Test(arguments: [["export"], ["timeline"], ["report", "--app", "com.example.notes"]])
+  func anEmptyOutputPathIsAUsageError(_ command: [String]) throws {
+    let directory = TemporaryDirectory()
+    _ = try writeFixtureLog(directory.path)
+    let result = runTool([command[0], directory.path] + command.dropFirst() + ["-o", ""])
+    #expect(result.status == 64, "\(command): \(result.errors)")
+  }
 }

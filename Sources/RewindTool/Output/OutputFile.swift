@@ -26,6 +26,8 @@ final class OutputFile {
 
   /// Opens `path` for a command's output, as described above.
   static func open(_ path: String) throws(ToolError) -> OutputFile {
+    // An empty path would write `.partial` in the working directory, then fail to rename it.
+    guard !path.isEmpty else { throw .usage(UsageError("the output file's path is empty")) }
     var info = stat()
     if lstat(path, &info) == 0 {
       switch info.st_mode & S_IFMT {
