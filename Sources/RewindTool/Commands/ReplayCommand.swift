@@ -47,6 +47,7 @@ enum ReplayCommand {
           """),
       run: { invocation in
         let arguments = invocation.arguments
+        try checkModes(arguments)
         if let corpus = arguments.value("corpus") {
           return try runCorpus(corpus, debugger: debugger, invocation: invocation)
         }
@@ -59,6 +60,29 @@ enum ReplayCommand {
         if arguments.flag("each") { return try printEach(path, debugger: debugger, invocation: invocation) }
         return try verdict(path, debugger: debugger, invocation: invocation)
       })
+  }
+
+  /// Refuses options of another mode than the one chosen (`--corpus`, `--test-from`, or one PATH): they
+  /// used to be ignored, so `--junit F` without `--corpus` left a CI job without the file it asked for, and
+  /// `--through M` without `--test-from` replayed everything.
+  static func checkModes(_ arguments: ParsedArguments) throws(UsageError) {
+    let corpus = arguments.value("corpus") != nil
+    let test = arguments.value("test-from") != nil
+    if corpus && test { throw UsageError("--corpus and --test-from cannot be combined") }
+    if corpus, let path = arguments.positionals.first {
+      throw UsageError("--corpus DIR replays every recording in DIR; give no PATH ('\(path)')")
+    }
+    let given = { (name: String) in arguments.values[name] != nil || arguments.flag(name) }
+    let exclusive: [(mode: String, chosen: Bool, options: [String])] = [
+      ("--corpus", corpus, ["junit", "report", "workers"]),
+      ("--test-from", test, ["through", "output", "name", "import", "reducer", "history"]),
+      ("a single PATH, not with --corpus or --test-from", !corpus && !test, ["to", "each"]),
+      ("a single PATH", !corpus, ["key-file"]),
+      ("a replay, not with --test-from", !test, ["json", "determinism"]),
+    ]
+    for (mode, chosen, options) in exclusive where !chosen {
+      if let option = options.first(where: given) { throw UsageError("--\(option) applies only to \(mode)") }
+    }
   }
 
   /// Replays with fingerprint checks; prints the verdict and the final state.
