@@ -21,7 +21,7 @@ func snippetsOfInspector() async throws {
     try store.inspect()  // prints: [Rewind] inspector on 127.0.0.1:53127, token in /tmp/rewind-inspector-4242.json
   #endif
   do {
-    // Docs/Inspector.md:90
+    // Docs/Inspector.md:91
     #if DEBUG
       try store.inspect(InspectorOptions(port: 9190))
     #endif
