@@ -38,7 +38,8 @@ enum ReplayCommand {
         discussion: """
           The verdict is OK, or DIVERGED with the first divergent event: its kind (decode-failure,
           behaviour-change, nondeterminism), type, actor, cause, and the state's difference by path from
-          the nearest recorded state after it. Exit status 1 on a divergence (with --corpus: on any).
+          the nearest recorded state after it. Exit status 1 on a divergence (with --corpus: on any; 66 when
+          DIR holds no recordings).
           examples:
             rewind replay ./log
             rewind replay bug-4711.rwreport --json
@@ -153,6 +154,11 @@ enum ReplayCommand {
     let corpus = try debugger.replayCorpus(
       directory, workers: workers ?? ProcessInfo.processInfo.activeProcessorCount,
       checkingDeterminism: arguments.flag("determinism"))
+    // A CI job pointed at the wrong folder must not pass by replaying nothing.
+    guard !corpus.outcomes.isEmpty else {
+      throw ToolError.noInput(
+        path: directory, cause: "it holds no recordings (log directories or *.rwreport files)")
+    }
     if let path = arguments.value("junit") {
       try OutputFile.write(corpus.junitXML, to: path)
     }

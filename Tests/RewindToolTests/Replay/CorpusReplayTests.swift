@@ -104,6 +104,20 @@ private enum OldNote: Codable, Sendable {
     #expect(FileManager.default.fileExists(atPath: output))
   }
 
+  /// A corpus folder with nothing to replay (a CI job given the wrong path) fails instead of passing.
+  @Test func aCorpusWithNoRecordingsFails() throws {
+    let directory = TemporaryDirectory()
+    try "not a log".write(toFile: directory.file("notes.txt"), atomically: true, encoding: .utf8)
+    try FileManager.default.createDirectory(
+      atPath: directory.file("empty"), withIntermediateDirectories: true)
+    let output = directory.file("out.xml")
+    let result = runTool(
+      ["replay", "--corpus", directory.path, "--junit", output], tool: debugger.commandLine)
+    #expect(result.status == 66, "\(result.errors)")
+    #expect(result.errors.contains("no recordings"), "\(result.errors)")
+    #expect(!FileManager.default.fileExists(atPath: output))
+  }
+
   @Test func theCommandWritesJUnitAndJSONAndFailsOnAnyDivergence() throws {
     let directory = TemporaryDirectory()
     try makeCorpus(directory)
