@@ -258,21 +258,26 @@ struct PersistentTree<Value> {
   // MARK: Changing values in place
 
   /// Makes the root referenced by this tree alone and owner of all its entries, so that its shape may
-  /// change.
+  /// change; its cached digest is forgotten.
   @inlinable
   mutating func makeRootUnique() {
     if !isKnownUniquelyReferenced(&root) {
       root = TreeNode.make(copying: root)
     } else {
       root.ownAll()
+      root.forgetDigest()
     }
   }
 
   /// Makes the root referenced by this tree alone, by a borrowing copy (see `TreeNode+Borrowing`) if it
-  /// is shared: what changing one value in place needs.
+  /// is shared: what changing one value in place needs; its cached digest is forgotten.
   @inlinable
   mutating func makeRootWritable() {
-    if !isKnownUniquelyReferenced(&root) { root = TreeNode.make(borrowing: root) }
+    if !isKnownUniquelyReferenced(&root) {
+      root = TreeNode.make(borrowing: root)
+    } else {
+      root.forgetDigest()
+    }
   }
 
   /// Runs `body` on the value at `position`, in place when the path to it is not shared.

@@ -127,7 +127,8 @@ extension TreeNode {
 
   /// Makes child `index` referenced by this node alone (which must itself be referenced by its parent
   /// alone), by a borrowing copy if it is shared: what changing one value below it needs. Unlike
-  /// ``makeChildUnique(_:)``, neither this node nor the child need own their entries.
+  /// ``makeChildUnique(_:)``, neither this node nor the child need own their entries. The child's cached
+  /// digest is forgotten: it is about to change.
   @inlinable
   func makeChildWritable(_ index: Int) {
     let bit: UInt64 = 1 << UInt64(index)
@@ -138,6 +139,8 @@ extension TreeNode {
       settle(borrowed: borrowed & ~bit)
     } else if unsafe !isKnownUniquelyReferenced(&childSlots[index]) {
       unsafe childSlots[index] = TreeNode.make(borrowing: childSlots[index])
+    } else {
+      unsafe unmanagedChild(index).withNode { $0.forgetDigest() }
     }
   }
 

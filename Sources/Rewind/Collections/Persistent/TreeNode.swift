@@ -34,9 +34,14 @@ final class TreeNode<Value>: ManagedBuffer<Void, UInt64> {
   @inlinable
   static var innerSlotCount: Int { innerCapacity &+ 1 }
 
-  /// Where the entries start in the tail: after the ``TreeNodeHead``.
+  /// Where the node's cached digest is kept in the tail: after the ``TreeNodeHead`` (see
+  /// `TreeNode+Digest.swift`).
   @inlinable
-  static var entriesOffset: Int { 32 }
+  static var digestOffset: Int { 32 }
+
+  /// Where the entries start in the tail: after the ``TreeNodeHead`` and the digest slot.
+  @inlinable
+  static var entriesOffset: Int { 40 }
 
   /// Where a leaf's values start in `storage`, relative to its keys: after them, aligned for `Value`
   /// (the tail itself is 8-aligned; a more aligned `Value` is placed by ``slots`` at run time).
@@ -136,6 +141,7 @@ final class TreeNode<Value>: ManagedBuffer<Void, UInt64> {
     let storage = unsafe node.storage
     unsafe node.tail.bindMemory(to: TreeNodeHead.self, capacity: 1)
       .initialize(to: TreeNodeHead(isLeaf: leaf, isKeyed: keyed, hasLeafChildren: !leaf && leafChildren))
+    node.initializeDigestSlot()
     if leaf {
       unsafe storage.bindMemory(to: UInt64.self, capacity: leafSlotCount)
       unsafe UnsafeMutableRawPointer(node.slots).bindMemory(to: Value.self, capacity: leafSlotCount)
@@ -214,6 +220,7 @@ final class TreeNode<Value>: ManagedBuffer<Void, UInt64> {
     // One call for the whole run. The deinit of a generic class is never specialized (the runtime calls
     // the one in its metadata), so a loop here paid a generic call per element: about 50 instructions
     // each, a sixth of what dropping an undo step cost.
+    forgetDigest()
     if isBorrowing {
       releaseBorrowingEntries()
     } else if isLeaf {
@@ -344,13 +351,17 @@ final class TreeNode<Value>: ManagedBuffer<Void, UInt64> {
 
   /// Makes child `index` referenced by this node alone and owner of all its entries, copying it if it
   /// is shared: what a change to the child's shape (an insertion, a removal) needs. This node must own
-  /// its entries (see ``ownAll()``).
+  /// its entries (see ``ownAll()``). The child's cached digest is forgotten: it is about to change.
   @inlinable
   func makeChildUnique(_ index: Int) {
     if unsafe !isKnownUniquelyReferenced(&childSlots[index]) {
       unsafe childSlots[index] = TreeNode.make(copying: childSlots[index])
     } else {
-      unsafe childSlots[index].ownAll()
+      let child = unsafe unmanagedChild(index)
+      unsafe child.withNode { child in
+        child.ownAll()
+        child.forgetDigest()
+      }
     }
   }
 
