@@ -34,11 +34,6 @@ final class TreeNode<Value>: ManagedBuffer<Void, UInt64> {
   @inlinable
   static var innerSlotCount: Int { innerCapacity &+ 1 }
 
-  /// Where the node's cached digest is kept in the tail: after the ``TreeNodeHead`` (see
-  /// `TreeNode+Digest.swift`).
-  @inlinable
-  static var digestOffset: Int { 32 }
-
   /// Where the entries start in the tail: after the ``TreeNodeHead`` and the digest slot.
   @inlinable
   static var entriesOffset: Int { 40 }
@@ -220,7 +215,7 @@ final class TreeNode<Value>: ManagedBuffer<Void, UInt64> {
     // One call for the whole run. The deinit of a generic class is never specialized (the runtime calls
     // the one in its metadata), so a loop here paid a generic call per element: about 50 instructions
     // each, a sixth of what dropping an undo step cost.
-    forgetDigest()
+    unsafe forgetCachedDigest(inTail: tail)
     if isBorrowing {
       releaseBorrowingEntries()
     } else if isLeaf {
@@ -426,6 +421,10 @@ struct TreeNodeHead {
     unsafe (width, self.isLeaf, self.isKeyed, borrowed, lender) = (0, isLeaf, isKeyed, 0, nil)
     unsafe self.hasLeafChildren = hasLeafChildren
   }
+
+  /// Where a node's cached digest is kept in its tail: after the head (see `TreeNode+Digest.swift`).
+  @inlinable
+  static var digestOffset: Int { 32 }
 }
 
 /// Where a descent of a ``PersistentTree`` ended: a leaf's keys and values, its width, the position of its
