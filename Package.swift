@@ -11,6 +11,7 @@ let package = Package(
     .library(name: "RewindLog", targets: ["RewindLog"]),
     .library(name: "RewindComponents", targets: ["RewindComponents"]),
     .library(name: "RewindTesting", targets: ["RewindTesting"]),
+    .library(name: "RewindInspector", targets: ["RewindInspector"]),
     .library(name: "RewindShip", targets: ["RewindShip"]),
     .library(name: "RewindTool", targets: ["RewindTool"]),
     .executable(name: "rewind", targets: ["rewind"]),
@@ -20,20 +21,25 @@ let package = Package(
   ],
   targets: [
     .target(name: "RewindDiff"),
-    // What Swift cannot say (a prefetch, a thread variable, enum value witnesses); not a package dependency.
+    // What Swift cannot say (a prefetch, a thread variable, enum value witnesses, the x86 SHA instructions,
+    // the CRC-32C instruction);
+    // not a package dependency.
     .target(name: "CRewind"),
     .target(name: "Rewind", dependencies: ["RewindDiff", "CRewind"], swiftSettings: [.strictMemorySafety()]),
-    .target(name: "RewindLog", dependencies: ["Rewind"]),
+    .target(name: "RewindLog", dependencies: ["Rewind", "CRewind"]),
     .target(name: "RewindComponents", dependencies: ["Rewind", "RewindDiff"]),
     .target(name: "RewindTesting", dependencies: ["Rewind"]),
+    // Live time travel over loopback (Docs/Inspector.md): nothing network-facing lives in Rewind itself.
+    .target(name: "RewindInspector", dependencies: ["Rewind"]),
     // Ships a log to NATS JetStream (its own small NATS client) and verifies what a stream holds.
     .target(name: "RewindShip", dependencies: ["Rewind", "RewindLog"]),
-    .target(name: "RewindTool", dependencies: ["Rewind", "RewindLog", "RewindShip"]),
+    .target(name: "RewindTool", dependencies: ["Rewind", "RewindLog", "RewindInspector", "RewindShip"]),
     .executableTarget(name: "rewind", dependencies: ["RewindTool"]),
     .executableTarget(
       name: "rewind-bench",
       dependencies: [
-        "Rewind", "RewindDiff", "RewindLog", "RewindComponents", "RewindTesting", "RewindShip", "RewindTool",
+        "Rewind", "RewindDiff", "RewindLog", "RewindComponents", "RewindTesting", "RewindInspector",
+        "RewindShip", "RewindTool",
       ],
       path: "Benchmarks"
     ),
@@ -43,7 +49,10 @@ let package = Package(
       name: "InboxCore", dependencies: ["Rewind", "RewindDiff", "RewindLog", "RewindComponents"],
       path: "Examples/InboxCore"),
     .executableTarget(
-      name: "Inbox", dependencies: ["InboxCore", "Rewind", "RewindDiff", "RewindLog", "RewindComponents"],
+      name: "Inbox",
+      dependencies: [
+        "InboxCore", "Rewind", "RewindDiff", "RewindLog", "RewindComponents", "RewindInspector",
+      ],
       path: "Examples/Inbox"),
     // Fixtures shared by the test targets and the crash child (a plain target: executables can depend on it).
     .target(name: "RewindTestSupport", dependencies: ["Rewind"], path: "Tests/Support"),
@@ -54,6 +63,9 @@ let package = Package(
     .testTarget(name: "RewindTests", dependencies: ["Rewind", "RewindTesting", "RewindTestSupport"]),
     .testTarget(name: "RewindTestingTests", dependencies: ["Rewind", "RewindTesting"]),
     .testTarget(
+      name: "RewindInspectorTests",
+      dependencies: ["RewindInspector", "Rewind", "RewindTesting", "RewindTestSupport"]),
+    .testTarget(
       name: "RewindComponentsTests",
       dependencies: ["RewindComponents", "Rewind", "RewindDiff", "RewindTesting", "RewindTestSupport"]),
     .testTarget(
@@ -61,10 +73,12 @@ let package = Package(
       name: "RewindLogTests",
       dependencies: ["RewindLog", "Rewind", "RewindTesting", "RewindTestSupport", "rewind-crash-child"]),
     .testTarget(
-      // Runs the built Inbox executable (scripted, and through a pseudo-terminal): depending on it builds it.
+      // Runs the built Inbox executable (scripted, through a pseudo-terminal, and attached to by the built
+      // `rewind` with a headless browser on its live page): depending on them builds them.
       name: "InboxTests",
       dependencies: [
         "InboxCore", "Inbox", "Rewind", "RewindComponents", "RewindLog", "RewindTesting", "RewindTestSupport",
+        "RewindInspector", "rewind",
       ]),
     .testTarget(
       // Starts Debian's nats-server on loopback ports, and kills `rewind ship` children: it builds `rewind`.
@@ -79,6 +93,7 @@ let package = Package(
       name: "DocsSnippetTests",
       dependencies: [
         "Rewind", "RewindDiff", "RewindLog", "RewindTesting", "RewindComponents", "RewindShip", "RewindTool",
+        "RewindInspector",
       ]),
     .testTarget(
       // Runs the real `rewind` executable: depending on it makes `swift test` build it. Replays Inbox

@@ -7,6 +7,8 @@ struct Measurement {
   var unit: String
   var median: Double
   var baseline: Double?
+  /// More numbers of the same measurement, as extra JSON fields (e.g. `gaps`).
+  var extra: [(String, Double)] = []
 
   /// `median / baseline`, when a baseline ran.
   var ratio: Double? {
@@ -14,13 +16,14 @@ struct Measurement {
     return median / baseline
   }
 
-  /// One JSON object, the line format of ARCHITECTURE.md's benchmark contract.
+  /// One JSON object, the line format Docs/Performance.md describes (`--json`).
   var jsonLine: String {
     var fields = [
       "\"name\":\(jsonString(name))", "\"unit\":\(jsonString(unit))", "\"median\":\(number(median))",
     ]
     if let baseline { fields.append("\"baseline\":\(number(baseline))") }
     if let ratio { fields.append("\"ratio\":\(number(ratio))") }
+    for (key, value) in extra { fields.append("\(jsonString(key)):\(number(value))") }
     return "{" + fields.joined(separator: ",") + "}"
   }
 
@@ -69,6 +72,7 @@ final class Reporter {
         line +=
           "  baseline " + format(baseline).leftPadded(to: 12) + "  ratio " + String(format: "%.3f", ratio)
       }
+      for (key, value) in measurement.extra { line += "  \(key) \(format(value))" }
       print(line)
     }
     fflush(nil)  // all streams; `stdout` itself is not concurrency-safe to name

@@ -11,10 +11,15 @@ import RewindLog
 /// `replay-codable` runs that measurement alone, once; `REWIND_BENCH_JOURNAL_COUNT=N` sets the number of events (default 200,000);
 /// `REWIND_BENCH_JOURNAL_LOG=dir` writes the replayed log there once and keeps it.
 /// `REWIND_BENCH_JOURNAL_ONLY=open-1M` measures `journal/open-1M` alone (over `REWIND_BENCH_JOURNAL_COUNT`
-/// events when set, else 1,000,000; see OpenBenchmark.swift).
+/// events when set, else 1,000,000; see OpenBenchmark.swift). `REWIND_BENCH_JOURNAL_ONLY=open-rows` measures
+/// `journal/open-rows=10000` and `=100000` alone (see LaunchBenchmark.swift).
 let journalSuite = Suite(name: "journal", summary: "file journal: append, group commit, replay, size") {
   reporter in
   let environment = ProcessInfo.processInfo.environment
+  if environment["REWIND_BENCH_JOURNAL_ONLY"] == "open-rows" {
+    try measureLaunch(reporter: reporter)
+    return
+  }
   let count = environment["REWIND_BENCH_JOURNAL_COUNT"].flatMap { Int($0) }.map { max($0, 1) } ?? 200_000
   let events = (1...UInt64(count)).map(benchEvent)
   let codableEvents = events.map(\.codable)
@@ -89,6 +94,7 @@ let journalSuite = Suite(name: "journal", summary: "file journal: append, group 
   reporter.report(
     Measurement(name: "journal/bytes-per-event", unit: "bytes", median: Double(bytes) / Double(count)))
   try measureOpen(events: 1_000_000, reporter: reporter)
+  try measureLaunch(reporter: reporter)
 }
 
 /// An action of about 40 bytes encoded, written and read through ``BinaryCodable`` (no `Codable` on the

@@ -10,9 +10,11 @@ let suites: [Suite] = [
   streamsSuite,
   componentsSuite,
   journalSuite,
+  checksumSuite,
   effectsSuite,
   viewsSuite,
   scaleSuite,
+  inspectSuite,
   shipSuite,
   replaySuite,
 ]

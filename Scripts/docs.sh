@@ -8,7 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-modules=(Rewind RewindDiff RewindLog RewindComponents RewindTesting RewindShip RewindTool)
+modules=(Rewind RewindDiff RewindLog RewindComponents RewindTesting RewindShip RewindInspector RewindTool)
 graphs=.build/symbol-graphs
 rm -rf "$graphs" .build/docs && mkdir -p "$graphs" .build/docs
 for module in "${modules[@]}"; do swift build --target "$module" --scratch-path .build-docs; done

@@ -11,13 +11,21 @@ struct Options {
 
   var mode: Mode
   var directory = "inbox-data"
+  /// Whether the terminal UI starts an inspector (`rewind attach` watches and steers it).
+  var inspect = false
+  /// The inspector's loopback port (0: any free one) and token file (`nil`: the default path).
+  var inspectPort: UInt16 = 0
+  var tokenFile: String?
 
   static let usage = """
-    usage: swift run Inbox [--script | --interactive] [--directory PATH]
+    usage: swift run Inbox [--script | --interactive] [--directory PATH] [--inspect [--inspect-port N] [--token-file PATH]]
 
       --script        play the scripted session (the default when standard output is not a terminal)
       --interactive   the terminal UI (the default on a terminal)
       --directory     where the event log lives (default: ./inbox-data)
+      --inspect       the terminal UI with an inspector: `rewind attach TOKEN-FILE` shows it live in a browser
+      --inspect-port  the inspector's loopback port (default: any free port)
+      --token-file    where the inspector writes its token file (default: the temporary directory)
     """
 
   /// Parses `arguments` (without the program name); the mode defaults from whether stdin and stdout are
@@ -32,6 +40,15 @@ struct Options {
       case "--directory", "-d":
         guard let path = rest.popFirst(), !path.isEmpty else { throw .missingValue(argument) }
         directory = path
+      case "--inspect":
+        inspect = true
+        mode = .interactive
+      case "--inspect-port":
+        guard let text = rest.popFirst(), let port = UInt16(text) else { throw .missingValue(argument) }
+        inspectPort = port
+      case "--token-file":
+        guard let path = rest.popFirst(), !path.isEmpty else { throw .missingValue(argument) }
+        tokenFile = path
       case "--help", "-h": throw .help
       default: throw .unknown(argument)
       }

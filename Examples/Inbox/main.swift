@@ -24,5 +24,5 @@ switch options.mode {
 case .scripted:
   exit(await ScriptedSession(directory: options.directory).run())
 case .interactive:
-  exit(InteractiveApp(directory: options.directory).run())
+  exit(InteractiveApp(options: options).run())
 }

@@ -15,6 +15,18 @@ func inboxExecutable() -> String? {
   return nil
 }
 
+/// The built `rewind` executable, found as ``inboxExecutable()`` finds the Inbox (`REWIND_TOOL` overrides).
+func rewindExecutable() -> String? {
+  if let path = ProcessInfo.processInfo.environment["REWIND_TOOL"] { return path }
+  var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+  for _ in 0..<5 {
+    let candidate = directory.appendingPathComponent("rewind").path
+    if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+    directory.deleteLastPathComponent()
+  }
+  return nil
+}
+
 /// Text without ANSI escape sequences.
 func strippingEscapes(_ text: String) -> String {
   text.replacingOccurrences(of: "\u{1B}\\[[0-9;?]*[A-Za-z]", with: "", options: .regularExpression)

@@ -61,6 +61,30 @@ import Testing
     }
   }
 
+  /// Keys one byte under, at and over the block size (the last is hashed first); MACs from Python's `hmac`.
+  @Test(arguments: [
+    (63, "74d80dfee2a537ad12b00165a35dfeb498c2769bcdb3b2254db92e30f2a356cc"),
+    (64, "989094f1f2858298ee55755227e2ff4c5adb31e50f96278faea9d19b8abf1943"),
+    (65, "33e4ba4e2e72fd9f63c2b182fd40ec99af1175cd62cc6800aabaf8e85c65866f"),
+  ])
+  func keysAroundTheBlockSize(length: Int, mac: String) {
+    let key = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ 1) }
+    #expect(HMACSHA256.authenticationCode(for: Array("rewind".utf8), key: key).description == mac)
+  }
+
+  /// A MAC value keyed once and copied for each message, as ``ChainKey`` uses it, gives each message's MAC.
+  @Test func oneKeyedValueCopiedForManyMessages() {
+    let keyed = HMACSHA256(key: Self.vectors[3].key)
+    for vector in Self.vectors {
+      var mac = keyed
+      mac.update(vector.data)
+      #expect(mac.finalize() == HMACSHA256.authenticationCode(for: vector.data, key: Self.vectors[3].key))
+    }
+    var fourth = keyed
+    fourth.update(Self.vectors[3].data)
+    #expect(fourth.finalize().description == Self.vectors[3].mac)
+  }
+
   @Test func chainKeyRejectsShortKeysAndBadHexAndHidesItsBytes() throws {
     #expect(throws: ChainKey.Problem.tooShort(length: 15)) {
       try ChainKey(bytes: [UInt8](repeating: 1, count: 15))

@@ -1,5 +1,6 @@
-// What Swift cannot say itself, for the Rewind module: a C builtin, a thread variable, and calls into the value witnesses of
-// an enum type (the functions the Swift runtime's own reflection uses to read an enum's case).
+// What Swift cannot say itself: for the Rewind module a C builtin, a thread variable, and calls into the
+// value witnesses of an enum type (the functions the Swift runtime's own reflection uses to read an enum's
+// case); for RewindLog the processor's SHA-256 and CRC-32C instructions.
 #ifndef CREWIND_H
 #define CREWIND_H
 
@@ -9,6 +10,22 @@
 /// Asks the processor to bring the cache line holding `address` in, without waiting for it: a hint, which
 /// never faults, whatever the address.
 static inline void rewind_prefetch(const void *address) { __builtin_prefetch(address, 0, 3); }
+
+/// 1 when this processor has the x86 SHA extensions (with SSSE3 and SSE4.1), so that
+/// `rewind_sha256_compress_hardware` may be called; 0 otherwise, and always 0 on other architectures.
+int rewind_sha256_hardware_available(void);
+
+/// Compresses `count` whole 64-byte blocks at `blocks` into the SHA-256 hash value `state` (H0…H7) with
+/// the x86 SHA instructions. Call only when `rewind_sha256_hardware_available()` returned 1.
+void rewind_sha256_compress_hardware(uint32_t state[8], const void *blocks, size_t count);
+
+/// Whether `rewind_crc32c_update` can run here: the processor has a CRC-32C instruction (SSE 4.2 on
+/// x86-64, the CRC extension on 64-bit ARM).
+int rewind_crc32c_available(void);
+
+/// The CRC-32C register after `count` bytes at `bytes`, from `crc` (no inversion before or after: the
+/// caller does those), with the processor's instruction. Call only when `rewind_crc32c_available()`.
+uint32_t rewind_crc32c_update(uint32_t crc, const void *bytes, size_t count);
 
 /// The draw session of the reduce running on this thread (see Rewind's DrawSession), or null. A thread
 /// variable rather than a task-local value: a reduce never suspends, and setting this costs two stores.

@@ -429,11 +429,23 @@ extension IdentifiedArray: Encodable where Element: Encodable {
 }
 
 extension IdentifiedArray: Decodable where Element: Decodable {
-  /// Decodes an array; a repeated id is a `DecodingError.dataCorrupted` naming it.
+  /// Decodes an array, building the trees as the elements arrive (see `IdentifiedArray+Decoding.swift`); a
+  /// repeated id is a `DecodingError.dataCorrupted` naming it.
   public init(from decoder: any Decoder) throws {
-    let decoded = try [Element](from: decoder)
+    var container = try decoder.unkeyedContainer()
     var duplicate: Element.ID?
-    self.init(building: decoded, duplicate: &duplicate)
+    if let count = container.count {
+      var builder = Builder(count: count)
+      for _ in 0..<count { builder.append(try container.decode(Element.self)) }
+      switch builder.finish() {
+      case .collection(let built): self = built
+      case .duplicate(let id):
+        self.init()
+        duplicate = id
+      }
+    } else {
+      self.init(building: try [Element](from: decoder), duplicate: &duplicate)
+    }
     if let duplicate {
       throw DecodingError.dataCorrupted(
         DecodingError.Context(codingPath: decoder.codingPath, debugDescription: "duplicate id \(duplicate)"))

@@ -220,6 +220,15 @@ extension PersistentArray: Encodable where Element: Encodable {
 }
 
 extension PersistentArray: Decodable where Element: Decodable {
-  /// Decodes an array.
-  public init(from decoder: any Decoder) throws { self.init(try [Element](from: decoder)) }
+  /// Decodes an array, building the tree as the elements arrive (see `PersistentArray+Decoding.swift`).
+  public init(from decoder: any Decoder) throws {
+    var container = try decoder.unkeyedContainer()
+    guard let count = container.count else {
+      self.init(try [Element](from: decoder))
+      return
+    }
+    var builder = Builder(count: count)
+    for _ in 0..<count { builder.append(try container.decode(Element.self)) }
+    self = builder.finish()
+  }
 }

@@ -34,7 +34,9 @@ public struct Fingerprinting<State: Sendable>: Sendable {
 
   private init() {
     interval = nil
-    build = .current
+    // Never recorded. Not `.current`: finding it reads the main bundle (on Linux, lists the executable's
+    // folder), about 18 million instructions at the first store an app makes.
+    build = BuildIdentity(tag: 0)
     snapshotInterval = nil
     digest = nil
   }

@@ -106,7 +106,8 @@ struct UndoHistory<State> {
   /// the reducer runs).
   @inlinable
   mutating func recordAction(
-    policy: UndoPolicy, sequence: UInt64, timestamp: Date, stateBefore: State?, stateAfter: () -> State
+    policy: UndoPolicy, sequence: UInt64, timestamp: Date, stateBefore: consuming State?,
+    stateAfter: () -> State
   ) {
     defer { checkInvariantsIfEnabled() }
     guard limit > 0 else { return }
@@ -131,28 +132,29 @@ struct UndoHistory<State> {
       undoSteps.removeAll()
       redoEntries.removeAll()
     case .step(let name):
-      guard let stateBefore else { return }
+      // Taken, not copied: the step owns the state before from here on.
+      guard let before = stateBefore.take() else { return }
       push(
         Step(
-          name: name, stateBefore: stateBefore, before: sequence - 1, coalesceKey: nil,
+          name: name, stateBefore: before, before: sequence - 1, coalesceKey: nil,
           lastTimestamp: timestamp))
     case .coalesce(let key, let window, let name):
       if canCoalesce(key: key, window: window, at: timestamp) {
         undoSteps.updateLast { $0.lastTimestamp = timestamp }
-      } else if let stateBefore {
+      } else if let before = stateBefore.take() {
         push(
           Step(
-            name: name, stateBefore: stateBefore, before: sequence - 1, coalesceKey: key,
+            name: name, stateBefore: before, before: sequence - 1, coalesceKey: key,
             lastTimestamp: timestamp))
       }
     }
   }
 
   @inlinable
-  mutating func push(_ step: Step) {
+  mutating func push(_ step: consuming Step) {
     defer { checkInvariantsIfEnabled() }
     undoSteps.append(step)
-    redoEntries.removeAll()
+    if !redoEntries.isEmpty { redoEntries.removeAll() }
     undoSteps.dropOldest(keeping: limit)
   }
 

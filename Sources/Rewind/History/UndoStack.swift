@@ -26,7 +26,7 @@ struct UndoStack<Element> {
   var first: Element? { isEmpty ? nil : storage[start] }
 
   @inlinable
-  mutating func append(_ element: Element) { storage.append(element) }
+  mutating func append(_ element: consuming Element) { storage.append(element) }
 
   @inlinable
   mutating func popLast() -> Element? {

@@ -51,6 +51,15 @@ public struct PresentationState<Child> {
     current = nil
   }
 
+  /// The state after `presentationCount` presentations, `presented` the current one, for decoders; `nil`
+  /// when the current presentation's id is not below the count.
+  @usableFromInline
+  package init?(presentationCount: UInt64, presented: (id: PresentationID, child: Child)?) {
+    if let presented, presented.id.rawValue >= presentationCount { return nil }
+    self.presentationCount = presentationCount
+    current = presented
+  }
+
   /// `child` presented, as the first presentation.
   public init(presenting child: Child) {
     self.init()

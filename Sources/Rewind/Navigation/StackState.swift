@@ -47,6 +47,16 @@ public struct StackState<Element> {
     nextID = StackElementID(rawValue: 0)
   }
 
+  /// A stack of `elements` with their ids, bottom first, whose next element gets `nextID`, for decoders;
+  /// `nil` unless the ids increase from the bottom and stay below `nextID`.
+  @usableFromInline
+  package init?(elements: [(id: StackElementID, element: Element)], nextID: StackElementID) {
+    for (lower, upper) in zip(elements, elements.dropFirst()) where !(lower.id < upper.id) { return nil }
+    if let last = elements.last, !(last.id < nextID) { return nil }
+    entries = elements.map { Entry(id: $0.id, element: $0.element) }
+    self.nextID = nextID
+  }
+
   /// A stack of `elements`, bottom first, with ids #0, #1, …
   public init(_ elements: some Sequence<Element>) {
     self.init()

@@ -167,7 +167,7 @@ final class StateHub<State: Sendable>: Sendable {
   }
 
   /// Wakes `waiters` at a constant cost to the caller: one directly, several from one task, so that a
-  /// send pays the same whether one subscriber or a thousand were waiting (ARCHITECTURE.md, contract 5).
+  /// send pays the same whether one subscriber or a thousand were waiting (Docs/Streams.md, "The contract").
   @usableFromInline
   static func wakeFromSend(_ waiters: [Waiter], with snapshot: Snapshot) {
     if waiters.count == 1 {

@@ -17,6 +17,7 @@ extension StoreEngine {
     if !isNested { gate.enter() }
     if !isNested { markClosingFingerprint() }
     let wasClosed = isClosed.exchange(true, ordering: .acquiringAndReleasing)
+    if !wasClosed { dropHeldSends() }
     if !isNested { gate.leave() }
     guard !wasClosed else { return false }
     effects.cancelAll()

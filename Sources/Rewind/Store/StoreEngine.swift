@@ -29,6 +29,11 @@ final class StoreEngine<State: Sendable, Action: Sendable>: Sendable {
   @usableFromInline let journalHealthy = Atomic<Bool>(true)
   /// The journal, when it is the in-memory one: appended to through specialized code.
   @usableFromInline let inMemoryJournal: InMemoryJournal<Action>?
+  /// Whether an inspector holds the store's sends back (see ``HeldSends``); false unless one paused it,
+  /// so a send pays one relaxed load for it.
+  @usableFromInline let isHoldingSends = Atomic<Bool>(false)
+  /// The sends held while ``isHoldingSends``.
+  let heldSends = HeldSends<State, Action>()
   /// True once the store is closed (``close()``): later sends are dropped, each reported.
   @usableFromInline let isClosed = Atomic<Bool>(false)
 
@@ -196,6 +201,7 @@ final class StoreEngine<State: Sendable, Action: Sendable>: Sendable {
   func process(_ pending: PendingEvent<State, Action>) -> Outcome? {
     // Set while holding the gate, which this thread holds: no send slips in during the close.
     if isClosed.load(ordering: .relaxed) { return drop(pending) }
+    if _slowPath(isHoldingSends.load(ordering: .relaxed)) { return holdOrRelease(pending) }
     guard case .action(let action) = pending.payload else { return processCommand(pending) }
     let outcome = hub.core.withLock { core -> Outcome? in
       let sequence = core.sequence + 1

@@ -61,6 +61,12 @@ final class ObservationCenter<Root: Sendable>: Sendable {
     var forced: [ObjectIdentifier: PathObservation] = [:]
     /// The newest transaction sent since the last flush, and the first sequence number it applies to.
     var transaction: (value: ViewTransaction, from: UInt64)?
+    /// The state views are shown instead of the live one, while an inspector looks at the past
+    /// (``ObservationCenter/show(_:)``); `nil`: the live state.
+    var shown: Snapshot?
+    /// Whether what views are shown was switched since the last flush: the next flush compares even when
+    /// the sequence numbers agree (a state recomputed without skipped events has the same number).
+    var shownChanged = false
 
     /// Whether anything needs comparing at the next flush.
     var isObserving: Bool { root.isInteresting || !forced.isEmpty }
@@ -79,9 +85,10 @@ final class ObservationCenter<Root: Sendable>: Sendable {
     mutating func flush(now: Snapshot) -> Delivery {
       guard let baseline else { return Delivery(paths: [], transaction: nil) }
       var notify: [PathObservation] = []
-      if now.sequence != baseline.sequence {
+      if now.sequence != baseline.sequence || shownChanged {
         root.collectChanges(from: baseline.state, to: now.state, into: &notify)
       }
+      shownChanged = false
       for path in forced.values where !path.isQueued {
         path.isQueued = true
         notify.append(path)
@@ -137,19 +144,19 @@ final class ObservationCenter<Root: Sendable>: Sendable {
       // Set before the state is read: a send that changes the state after this read finds it set (the state
       // lock orders the two), and schedules the flush that tells this reader.
       isActive.store(true, ordering: .relaxed)
-      let result = hub.core.withLock { core in
-        let state = resolve(core.state)
+      let result = Self.withState(shown: machine.shown, of: hub) { root, sequence in
+        let state = resolve(root)
         if let baseline = machine.baseline {
           // A read between a send and the flush that follows it, of a value that already differs from the
           // baseline's: the flush must tell this reader even if the value changes back meanwhile.
-          if core.sequence != baseline.sequence, !path.isQueued,
+          if sequence != baseline.sequence || machine.shownChanged, !path.isQueued,
             unsafe unsafeDowncast(path, to: TypedPathObservation<State>.self).changed(
               resolve(baseline.state), state)
           {
             machine.force(path)
           }
         } else {
-          machine.baseline = Snapshot(state: core.state, sequence: core.sequence)
+          machine.baseline = Snapshot(state: root, sequence: sequence)
         }
         return value(state)
       }
@@ -162,7 +169,7 @@ final class ObservationCenter<Root: Sendable>: Sendable {
   /// `body` runs under the state lock too, so that it reads the state in place (see ``read``).
   func withCurrentState<Result>(_ body: (Root) -> Result) -> Result {
     machine.withLock { machine in
-      let result = hub.core.withLock { body($0.state) }
+      let result = Self.withState(shown: machine.shown, of: hub) { state, _ in body(state) }
       machine.checkInvariantsIfEnabled()
       return result
     }
@@ -217,7 +224,7 @@ final class ObservationCenter<Root: Sendable>: Sendable {
     // Cleared before the state is read: a send after this read schedules the next flush.
     isFlushScheduled.store(false, ordering: .sequentiallyConsistent)
     let delivery = machine.withLock { machine in
-      let now = hub.core.withLock { Snapshot(state: $0.state, sequence: $0.sequence) }
+      let now = machine.shown ?? hub.core.withLock { Snapshot(state: $0.state, sequence: $0.sequence) }
       let delivery = machine.flush(now: now)
       if machine.baseline == nil { isActive.store(false, ordering: .relaxed) }
       machine.checkInvariantsIfEnabled()

@@ -1,5 +1,6 @@
 /// HMAC-SHA-256 (RFC 2104 with FIPS 180-4 SHA-256): the keyed chain step of a log opened with a
-/// ``ChainKey``. Incremental, like ``SHA256``.
+/// ``ChainKey``. Incremental and allocation-free after `init(key:)`, like ``SHA256``: the key's padded
+/// blocks are hashed once there, and a copy of the value authenticates each message.
 ///
 /// ```swift
 /// let tag = HMACSHA256.authenticationCode(for: Array("message".utf8), key: Array("secret".utf8))
@@ -26,7 +27,7 @@ public struct HMACSHA256: Sendable {
   public mutating func finalize() -> SHA256.Digest {
     let innerDigest = inner.finalize()
     var outer = self.outer
-    outer.update(innerDigest.bytes)
+    innerDigest.withUnsafeBytes { outer.update($0) }
     return outer.finalize()
   }
 

@@ -89,6 +89,7 @@ public struct BinaryWriter {
   public mutating func string(_ value: String) { buffer.string(tagged: value) }
 
   /// Writes a nested ``BinaryCodable`` value.
+  @inlinable
   public mutating func encode<T: BinaryCodable>(_ value: T) { value.encode(to: &self) }
 }
 
@@ -97,10 +98,13 @@ public struct BinaryWriter {
 /// Every read checks the bytes: a wrong tag, a length past the end or nesting deeper than the limit
 /// throws ``BinaryCodecError`` naming the offset; nothing traps.
 public struct BinaryReader {
-  let state: StreamDecodingState
+  /// The bytes, or the window of them read so far from a file (see `BinaryReader+Streaming.swift`).
+  @usableFromInline var state: StreamDecodingState
   /// Where the next value (or key) begins.
-  var offset: Int
-  private var depth = 0
+  @usableFromInline var offset: Int
+  @usableFromInline var depth = 0
+  /// Where the bytes after the window come from; `nil` when the value is in memory whole.
+  let source: (any ByteSource)?
 
   /// Reads `bytes`, which should hold one value.
   public init(_ bytes: [UInt8], maxDepth: Int = BinaryValue.defaultMaxDepth) {
@@ -111,10 +115,11 @@ public struct BinaryReader {
   init(_ bytes: [UInt8], _ range: Range<Int>, maxDepth: Int = BinaryValue.defaultMaxDepth) {
     state = StreamDecodingState(bytes: bytes, range: range, maxDepth: maxDepth)
     offset = range.lowerBound
+    source = nil
   }
 
   /// Whether every byte has been read.
-  public var isAtEnd: Bool { offset >= state.end }
+  public var isAtEnd: Bool { offset >= state.end && state.beyond == 0 }
 
   private func expect(_ tag: BinaryValue.Tag, _ expected: String) throws(BinaryCodecError) {
     let found = try state.tag(at: offset)
@@ -123,18 +128,21 @@ public struct BinaryReader {
     }
   }
 
-  /// Reads the header of a keyed value and returns its number of fields.
-  public mutating func keyed() throws(BinaryCodecError) -> Int {
+  /// ``keyed()`` when its inline fast path does not apply.
+  @usableFromInline
+  mutating func slowKeyed() throws(BinaryCodecError) -> Int {
+    try ensureHeader()
     try expect(.keyed, "a keyed value")
     let (count, next) = try state.length(at: offset + 1, unit: 2)
     offset = next
     return count
   }
 
-  /// Reads the header of a keyed value that must have `count` fields.
-  public mutating func keyed(count: Int) throws(BinaryCodecError) {
+  /// ``keyed(count:)`` when its inline fast path does not apply.
+  @usableFromInline
+  mutating func slowKeyed(count: Int) throws(BinaryCodecError) {
     let start = offset
-    guard try keyed() == count else {
+    guard try slowKeyed() == count else {
       throw .mismatch(
         expected: "a keyed value of \(count) fields", found: "another count", offset: state.relative(start))
     }
@@ -142,37 +150,61 @@ public struct BinaryReader {
 
   /// Reads a field name.
   public mutating func key() throws(BinaryCodecError) -> String {
+    try ensureKey()
     let (name, next) = try state.keyString(at: offset)
     offset = next
     return name
   }
 
-  /// Reads a field name that must be `name`.
-  public mutating func key(_ name: String) throws(BinaryCodecError) {
-    let (matches, next) = try state.key(at: offset, is: name)
+  /// ``key(_:)`` when its inline fast path does not apply.
+  @usableFromInline
+  mutating func slowKey(_ name: String) throws(BinaryCodecError) {
+    try ensureHeader()
+    let (header, start) = try state.varint(at: offset)
+    var next = start
+    if header & 1 == 0 {
+      // The common case, an app's own field name: the varint read once, the name compared in place.
+      let count = Int(clamping: header >> 1)
+      if state.end &- next < count {
+        next = try ensurePayload(count, at: next)
+        guard count <= state.end &- next else { throw .lengthOutOfBounds(offset: state.relative(offset)) }
+      }
+      guard state.matches(name, at: next, count: count) else {
+        throw .mismatch(expected: "field \"\(name)\"", found: "another field", offset: state.relative(offset))
+      }
+      offset = next &+ count
+      return
+    }
+    let (matches, after) = try state.key(at: offset, is: name)
     guard matches else {
       throw .mismatch(expected: "field \"\(name)\"", found: "another field", offset: state.relative(offset))
     }
-    offset = next
+    offset = after
   }
 
-  /// Reads the header of an array and returns its number of values.
-  public mutating func array() throws(BinaryCodecError) -> Int {
+  /// ``array()`` when its inline fast path does not apply.
+  @usableFromInline
+  mutating func slowArray() throws(BinaryCodecError) -> Int {
+    try ensureHeader()
     try expect(.array, "an array")
     let (count, next) = try state.length(at: offset + 1)
     offset = next
     return count
   }
 
-  /// Whether the next value is `nil`; reads it if so.
-  public mutating func null() throws(BinaryCodecError) -> Bool {
+  /// ``null()`` when its inline fast path does not apply.
+  @usableFromInline
+  mutating func slowNull() throws(BinaryCodecError) -> Bool {
+    try ensureHeader()
     guard try state.isNull(at: offset) else { return false }
     offset += 1
     return true
   }
 
-  /// Reads a Boolean.
-  public mutating func bool() throws(BinaryCodecError) -> Bool {
+  /// ``bool()`` when its inline fast path does not apply.
+  @usableFromInline
+  mutating func slowBool() throws(BinaryCodecError) -> Bool {
+    try ensureHeader()
     switch try state.tag(at: offset) {
     case .true: offset += 1; return true
     case .false: offset += 1; return false
@@ -181,14 +213,13 @@ public struct BinaryReader {
     }
   }
 
-  /// Reads a signed integer that fits in `Int`.
-  public mutating func int() throws(BinaryCodecError) -> Int { try integer(Int.self) }
-  /// Reads a signed integer that fits in `Int64`.
-  public mutating func int64() throws(BinaryCodecError) -> Int64 { try integer(Int64.self) }
-  /// Reads an unsigned integer.
-  public mutating func uint() throws(BinaryCodecError) -> UInt64 { try integer(UInt64.self) }
+  /// Where the next value begins, counted from the start of the value read: for errors.
+  @usableFromInline var position: Int { state.relative(offset) }
 
-  private mutating func integer<I: FixedWidthInteger>(_ type: I.Type) throws(BinaryCodecError) -> I {
+  /// Reads an integer that fits in `I` (the slow path of ``int()``, ``int64()`` and ``uint()``).
+  @usableFromInline
+  mutating func integer<I: FixedWidthInteger>(_ type: I.Type) throws(BinaryCodecError) -> I {
+    try ensureHeader()
     let start = offset
     let tag = try state.tag(at: start)
     switch tag {
@@ -212,6 +243,7 @@ public struct BinaryReader {
 
   /// Reads a `Double` (a `Float` or an integer is converted, as by ``BinaryDecoder``).
   public mutating func double() throws(BinaryCodecError) -> Double {
+    try ensureHeader()
     let start = offset
     let tag = try state.tag(at: start)
     switch tag {
@@ -223,14 +255,15 @@ public struct BinaryReader {
       let value = Double(Float(bitPattern: UInt32(try state.fixed(at: start + 1, count: 4))))
       offset = start + 5
       return value
-    case .int: return Double(try int64())
-    case .uint: return Double(try uint())
+    case .int: return Double(try integer(Int64.self))
+    case .uint: return Double(try integer(UInt64.self))
     default: throw .mismatch(expected: "a number", found: tag.kindName, offset: state.relative(start))
     }
   }
 
   /// Reads a `Float`.
   public mutating func float() throws(BinaryCodecError) -> Float {
+    try ensureHeader()
     let start = offset
     let tag = try state.tag(at: start)
     switch tag {
@@ -246,10 +279,13 @@ public struct BinaryReader {
     }
   }
 
-  /// Reads a string.
-  public mutating func string() throws(BinaryCodecError) -> String {
+  /// ``string()`` when its inline fast path does not apply.
+  @usableFromInline
+  mutating func slowString() throws(BinaryCodecError) -> String {
+    try ensureHeader()
     try expect(.string, "a string")
-    let (count, start) = try state.length(at: offset + 1)
+    var (count, start) = try state.length(at: offset + 1)
+    if state.end &- start < count { start = try ensurePayload(count, at: start) }
     guard let text = state.text(start..<(start + count)) else {
       throw .invalidUTF8(offset: state.relative(offset + 1))
     }
@@ -259,11 +295,16 @@ public struct BinaryReader {
 
   /// Skips one value of any shape (checking it as it goes).
   public mutating func skip() throws(BinaryCodecError) {
-    offset = try state.skip(offset, depth: depth)
+    if source != nil {
+      try skipStreaming(depth: depth)
+    } else {
+      offset = try state.skip(offset, depth: depth)
+    }
   }
 
   /// Reads a nested ``BinaryCodable`` value. Read nested values through this method: it enforces the
   /// nesting limit, so hostile bytes cannot make a recursive type recurse without bound.
+  @inlinable
   public mutating func decode<T: BinaryCodable>(_ type: T.Type) throws -> T {
     guard depth < state.maxDepth else {
       throw BinaryCodecError.tooDeep(offset: state.relative(offset), limit: state.maxDepth)

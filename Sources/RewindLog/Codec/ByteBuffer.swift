@@ -31,6 +31,9 @@ struct ByteWriter {
 
   mutating func append(_ other: some Sequence<UInt8>) { bytes.append(contentsOf: other) }
 
+  /// The digest's 32 bytes, without an intermediate array.
+  mutating func append(_ digest: SHA256.Digest) { digest.withUnsafeBytes { bytes.append(contentsOf: $0) } }
+
   /// A varint length followed by the UTF-8 bytes.
   mutating func string(_ value: String) {
     var value = value

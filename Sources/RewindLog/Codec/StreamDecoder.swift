@@ -28,11 +28,20 @@ enum StreamDecoding {
 }
 
 /// The bytes being decoded, and where the keyed containers being read expect their next field.
+///
+/// A ``BinaryReader`` that reads a value from a file sees it through a window of these, one after another
+/// (see `BinaryReader+Streaming.swift`): `streamed` bytes of the value lie before the window, `beyond`
+/// after it. Both are 0 for a value held in memory whole.
+@usableFromInline
 final class StreamDecodingState {
-  let bytes: [UInt8]
+  @usableFromInline let bytes: [UInt8]
   let base: Int
-  let end: Int
-  let maxDepth: Int
+  @usableFromInline let end: Int
+  @usableFromInline let maxDepth: Int
+  /// The bytes of the value before `bytes[base]`: offsets in errors count from the value's start.
+  let streamed: Int
+  /// The bytes of the value after `bytes[end - 1]`: lengths are checked against them too.
+  @usableFromInline let beyond: Int
   /// Per nesting level: the container (its first field's offset) and where its next field begins.
   @exclusivity(unchecked) var hints: [Hint] = []
 
@@ -44,15 +53,17 @@ final class StreamDecodingState {
     var valuePending = false
   }
 
-  init(bytes: [UInt8], range: Range<Int>, maxDepth: Int) {
+  init(bytes: [UInt8], range: Range<Int>, maxDepth: Int, streamed: Int = 0, beyond: Int = 0) {
     self.bytes = bytes
     base = range.lowerBound
     end = min(range.upperBound, bytes.count)
     self.maxDepth = maxDepth
+    self.streamed = streamed
+    self.beyond = beyond
   }
 
   /// Offsets in errors count from the start of the value, as in ``BinaryValue/decode(_:maxDepth:)``.
-  @inline(__always) func relative(_ offset: Int) -> Int { offset - base }
+  @usableFromInline @inline(__always) func relative(_ offset: Int) -> Int { offset - base + streamed }
 
   @inline(__always)
   func byte(at offset: Int) throws(BinaryCodecError) -> UInt8 {
@@ -86,13 +97,17 @@ final class StreamDecodingState {
     return value
   }
 
-  /// A length at `offset` that fits in what remains, each unit taking at least `unit` bytes.
+  /// A length at `offset` that fits in what remains of the value, each unit taking at least `unit` bytes.
+  @inline(__always)
   func length(at offset: Int, unit: Int = 1) throws(BinaryCodecError) -> (Int, Int) {
     let (value, next) = try varint(at: offset)
-    guard value <= UInt64((end - next) / unit) else { throw .lengthOutOfBounds(offset: relative(offset)) }
+    guard value <= UInt64((end - next + beyond) / unit) else {
+      throw .lengthOutOfBounds(offset: relative(offset))
+    }
     return (Int(value), next)
   }
 
+  @inline(__always)
   func tag(at offset: Int) throws(BinaryCodecError) -> BinaryValue.Tag {
     let byte = try byte(at: offset)
     guard let tag = BinaryValue.Tag(rawValue: byte) else { throw .unknownTag(byte, offset: relative(offset)) }
@@ -157,6 +172,12 @@ final class StreamDecodingState {
     }
   }
 
+  /// Whether entry `index` of the well-known field names is `name`.
+  @usableFromInline
+  func isWellKnown(_ index: Int, _ name: String) -> Bool {
+    index < WellKnownKeys.table.count && WellKnownKeys.table[index] == name
+  }
+
   /// Whether the key at `offset` is `name`, and the offset of its value.
   func key(at offset: Int, is name: String) throws(BinaryCodecError) -> (Bool, Int) {
     let (header, next) = try varint(at: offset)
@@ -169,14 +190,24 @@ final class StreamDecodingState {
     }
     let count = header >> 1
     guard count <= UInt64(end - next) else { throw .lengthOutOfBounds(offset: relative(offset)) }
-    let after = next + Int(count)
-    var name = name
-    let equal = name.withUTF8 { utf8 -> Bool in
-      guard utf8.count == Int(count) else { return false }
-      for index in 0..<utf8.count where utf8[index] != bytes[next + index] { return false }
-      return true
+    return (matches(name, at: next, count: Int(count)), next + Int(count))
+  }
+
+  /// Whether the `count` bytes at `offset`, which lie in the window, are the UTF-8 of `name`.
+  @inlinable @inline(__always)
+  func matches(_ name: String, at offset: Int, count: Int) -> Bool {
+    let utf8 = name.utf8
+    guard utf8.count == count else { return false }
+    return bytes.withUnsafeBufferPointer { all in
+      guard let stored = all.baseAddress.map({ $0 + offset }) else { return count == 0 }
+      // Pointer to pointer: a name is a few bytes, and iterating a `String` costs more per byte.
+      let contiguous = utf8.withContiguousStorageIfAvailable { wanted -> Bool in
+        guard let wanted = wanted.baseAddress else { return count == 0 }
+        for index in 0..<count where stored[index] != wanted[index] { return false }
+        return true
+      }
+      return contiguous ?? utf8.elementsEqual(UnsafeBufferPointer(start: stored, count: count))
     }
-    return (equal, after)
   }
 
   /// The key at `offset` as a string, and the offset of its value.
@@ -196,24 +227,26 @@ final class StreamDecodingState {
     return (text, after)
   }
 
-  /// The string in `range`, or `nil` when it is not UTF-8. ASCII, the common case, is copied without
-  /// the general validation.
+  /// The string in `range`, or `nil` when it is not UTF-8.
+  ///
+  /// Made with the initializer that validates as it copies (ASCII, the common case, eight bytes at a time)
+  /// and repairs what is not UTF-8; a repair changes the bytes, so a string whose bytes differ from the
+  /// input's is refused. (`String(validating:as:)` looks up generic metadata on every call.)
+  @usableFromInline
   func text(_ range: Range<Int>) -> String? {
     bytes.withUnsafeBufferPointer { all -> String? in
       guard let base = all.baseAddress, range.lowerBound >= 0, range.upperBound <= all.count else {
         return nil
       }
-      let slice = UnsafeBufferPointer(start: base + range.lowerBound, count: range.count)
-      var ascii = true
-      for byte in slice where byte >= 0x80 {
-        ascii = false
-        break
+      let start = base + range.lowerBound
+      let count = range.count
+      var text = String(unsafeUninitializedCapacity: count) { buffer in
+        guard let target = buffer.baseAddress else { return 0 }
+        target.initialize(from: start, count: count)
+        return count
       }
-      guard ascii else { return String(validating: slice, as: UTF8.self) }
-      return String(unsafeUninitializedCapacity: slice.count) { buffer in
-        _ = buffer.initialize(fromContentsOf: slice)
-        return slice.count
-      }
+      guard text.utf8.count == count else { return nil }
+      return text.withUTF8 { memcmp($0.baseAddress ?? start, start, count) == 0 } ? text : nil
     }
   }
 

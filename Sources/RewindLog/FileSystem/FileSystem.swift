@@ -32,6 +32,9 @@ package protocol LogFile: AnyObject, Sendable {
   func size() throws(IOError) -> UInt64
   /// Up to `count` bytes from `offset` (fewer at the end of the file).
   func read(at offset: UInt64, count: Int) throws(IOError) -> [UInt8]
+  /// Reads up to `buffer.count` bytes from `offset` into `buffer` (fewer at the end of the file), and
+  /// returns how many: for a reader that fills its own buffer, without an array per read.
+  func read(at offset: UInt64, into buffer: UnsafeMutableRawBufferPointer) throws(IOError) -> Int
   /// Writes all of `bytes` at `offset`.
   func write(_ bytes: [UInt8], at offset: UInt64) throws(IOError)
   /// Makes the file's data and size durable (fdatasync; F_FULLFSYNC on Apple systems).
@@ -48,6 +51,13 @@ package protocol LogFile: AnyObject, Sendable {
 extension LogFile {
   /// `offset`: a file that knows nothing of holes may hold data anywhere.
   package func nextData(from offset: UInt64) -> UInt64? { offset }
+
+  /// Through ``read(at:count:)``, for a layer that has nothing better.
+  package func read(at offset: UInt64, into buffer: UnsafeMutableRawBufferPointer) throws(IOError) -> Int {
+    let bytes = try read(at: offset, count: buffer.count)
+    bytes.withUnsafeBytes { buffer.copyMemory(from: $0) }
+    return bytes.count
+  }
 }
 
 /// A held advisory lock, released by ``release()`` or when the process ends.

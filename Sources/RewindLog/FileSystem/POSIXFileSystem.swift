@@ -74,13 +74,15 @@ package struct POSIXFileSystem: LogFileSystem {
     let fd = systemOpen(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
     guard fd >= 0 else { throw IOError(operation: "open", path: path, code: errno) }
     // A process forked by this one holds an inherited copy of a lock until its exec closes it, so a
-    // lock released a moment ago can look held: retry for a few milliseconds before failing.
+    // lock released a moment ago can look held. On a loaded machine a spawned child may wait tens of
+    // milliseconds for a core before its exec (a full test run at load 26 saw 50 ms pass), so retry for
+    // about half a second (2 ms apart, then 10 ms) before reporting the log held.
     var attempts = 0
     while flock(fd, LOCK_EX | LOCK_NB) != 0 {
       let code = errno
       attempts += 1
-      if (code == EWOULDBLOCK || code == EINTR) && attempts < 25 {
-        usleep(2_000)
+      if (code == EWOULDBLOCK || code == EINTR) && attempts < 60 {
+        usleep(attempts < 10 ? 2_000 : 10_000)
         continue
       }
       _ = systemClose(fd)
@@ -126,24 +128,27 @@ final class POSIXFile: LogFile {
 
   func read(at offset: UInt64, count: Int) throws(IOError) -> [UInt8] {
     var bytes = [UInt8](repeating: 0, count: max(count, 0))
-    var done = 0
-    var failure: Int32 = 0
-    bytes.withUnsafeMutableBytes { buffer in
-      while done < count {
-        let result = pread(
-          fd, buffer.baseAddress.map { $0 + done }, count - done, off_t(offset) + off_t(done))
-        if result < 0 {
-          if errno == EINTR { continue }
-          failure = errno
-          return
-        }
-        if result == 0 { return }
-        done += result
-      }
+    let done = bytes.withUnsafeMutableBytes { buffer in
+      Result { () throws(IOError) in try read(at: offset, into: buffer) }
     }
-    if failure != 0 { throw IOError(operation: "read", path: path, code: failure) }
-    if done < count { bytes.removeLast(count - done) }
+    let got = try done.get()
+    if got < count { bytes.removeLast(count - got) }
     return bytes
+  }
+
+  func read(at offset: UInt64, into buffer: UnsafeMutableRawBufferPointer) throws(IOError) -> Int {
+    let count = buffer.count
+    var done = 0
+    while done < count {
+      let result = pread(fd, buffer.baseAddress.map { $0 + done }, count - done, off_t(offset) + off_t(done))
+      if result < 0 {
+        if errno == EINTR { continue }
+        throw IOError(operation: "read", path: path, code: errno)
+      }
+      if result == 0 { break }
+      done += result
+    }
+    return done
   }
 
   func write(_ bytes: [UInt8], at offset: UInt64) throws(IOError) {

@@ -27,7 +27,7 @@ enum Frame {
     appendHashed(
       records: records, count: count, firstSequence: firstSequence, commitTime: commitTime, to: &writer)
     let chain = chainValue(previous: previousChain, hashed: writer.bytes[4...], key: key)
-    writer.append(chain.bytes)
+    writer.append(chain)
     writer.patchU32(CRC32C.mask(CRC32C.checksum(writer.bytes[4...])), at: 0)
     return (writer.bytes, chain)
   }
@@ -52,9 +52,14 @@ enum Frame {
   static func chainValue(previous: SHA256.Digest, hashed: ArraySlice<UInt8>, key: ChainKey? = nil)
     -> SHA256.Digest
   {
-    if let key { return key.authenticate(previous.bytes[...], hashed) }
+    if let key {
+      var mac = key.mac
+      previous.withUnsafeBytes { mac.update($0) }
+      mac.update(hashed)
+      return mac.finalize()
+    }
     var hasher = SHA256()
-    hasher.update(previous.bytes)
+    previous.withUnsafeBytes { hasher.update($0) }
     hasher.update(hashed)
     return hasher.finalize()
   }
@@ -136,7 +141,7 @@ enum Frame {
         Parsed(
           offset: offset, totalSize: prefixSize + Int(length), count: count, firstSequence: first,
           commitTime: time,
-          records: records, storedChain: SHA256.Digest(bytes: Array(bytes[(end - chainSize)..<end])),
+          records: records, storedChain: SHA256.Digest(bytes: bytes[(end - chainSize)..<end]),
           hashed: (offset + 4)..<(end - chainSize)))
     } catch {
       return .malformed("event records overrun the frame")

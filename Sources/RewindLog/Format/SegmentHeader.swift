@@ -39,10 +39,10 @@ struct SegmentHeader: Equatable {
     writer.u32(UInt32(size))
     writer.append(logID)
     writer.u64(firstSequence)
-    writer.append(previousChain.bytes)
+    writer.append(previousChain)
     if let keyCheck {
       writer.u32(Self.keyedFlag)
-      writer.append(keyCheck.bytes)
+      writer.append(keyCheck)
     }
     writer.u32(CRC32C.mask(CRC32C.checksum(writer.bytes)))
     return writer.bytes

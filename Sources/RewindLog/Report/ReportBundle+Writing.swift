@@ -15,7 +15,7 @@ public struct ReportOptions: Sendable {
   public var redaction: RedactionRules
 
   /// Options for a report of `app`, made by `build` (by default the running program, see
-  /// ``BuildIdentity/current``).
+  /// `BuildIdentity.current`).
   public init(
     app: String, build: String = BuildIdentity.currentName, buildIdentity: BuildIdentity? = nil,
     note: String? = nil, redaction: RedactionRules = RedactionRules()

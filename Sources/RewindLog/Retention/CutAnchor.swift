@@ -38,7 +38,7 @@ struct CutAnchor: Equatable, Sendable {
   func encoded(key: ChainKey?) -> [UInt8] {
     var writer = ByteWriter(capacity: Self.keyedSize)
     writer.append(body(keyed: key != nil))
-    if let key { writer.append(Self.tag(writer.bytes, key: key).bytes) }
+    if let key { writer.append(Self.tag(writer.bytes, key: key)) }
     writer.u32(CRC32C.mask(CRC32C.checksum(writer.bytes)))
     return writer.bytes
   }
@@ -51,7 +51,7 @@ struct CutAnchor: Equatable, Sendable {
     writer.u32(keyed ? Self.keyedFlag : 0)
     writer.append(logID)
     writer.u64(throughSequence)
-    writer.append(chain.bytes)
+    writer.append(chain)
     writer.u64(UInt64(bitPattern: cutTime))
     writer.u64(eventsCut)
     writer.u64(bytesCut)

@@ -156,8 +156,9 @@ extension FileJournal {
     for (name, sequence) in SnapshotFile.files(in: directory, fileSystem: fileSystem)
     where sequence <= durable {
       guard
-        case .success(let snapshot)? = try? SnapshotFile.load(directory + "/" + name, fileSystem: fileSystem)
-          .snapshot
+        case .success(let snapshot)? = try? SnapshotFile.loadHeader(
+          directory + "/" + name, fileSystem: fileSystem, checkingState: true
+        ).snapshot
       else { continue }
       if mismatch(of: snapshot, named: sequence) == nil { return sequence }
     }

@@ -54,8 +54,10 @@ package final class LogTail {
   package private(set) var nextSequence: UInt64 = 1
   /// The chain value before ``nextSequence``'s frame.
   private var chain = SHA256.Digest(bytes: [UInt8](repeating: 0, count: 32))
-  private var keyCheck: SHA256.Digest?
-  private var segment: (name: String, first: UInt64)?
+  /// What every segment header after the first must repeat (the one classifier recovery and verification
+  /// use); set by ``open()``.
+  private var continuity: SegmentContinuity?
+  private var segment: SegmentEntry?
   private var offset: UInt64 = 0
   /// The segment being read, kept open between calls; its size is read again only when its end is reached.
   private var reader: SegmentReader?
@@ -70,11 +72,10 @@ package final class LogTail {
   deinit { reader?.close() }
 
   /// The segment files, oldest first.
-  private func segmentNames() throws(LogTailError) -> [(name: String, first: UInt64)] {
+  private func segmentNames() throws(LogTailError) -> [SegmentEntry] {
     let names: [String]
     do { names = try fileSystem.contents(of: directory) } catch { throw .io("\(error)") }
-    return names.compactMap { name in SegmentHeader.firstSequence(fromFileName: name).map { (name, $0) } }
-      .sorted { $0.first < $1.first }
+    return names.compactMap(SegmentEntry.init(fileName:)).sorted { $0.firstSequence < $1.firstSequence }
   }
 
   /// Reads the oldest segment's header (log id, key) and positions the tail at the oldest event on disk.
@@ -82,10 +83,10 @@ package final class LogTail {
   @discardableResult
   package func open() throws(LogTailError) -> UInt64 {
     guard let first = try segmentNames().first else { throw .noLog(directory: directory) }
-    let header = try readHeader(first.name)
+    let header = try readHeader(first)
     logID = header.logID
     isKeyed = header.isKeyed
-    keyCheck = header.keyCheck
+    continuity = SegmentContinuity(logID: header.logID, keyCheck: header.keyCheck)
     if let key {
       guard let check = header.keyCheck else { throw .notKeyed(segment: first.name) }
       guard key.checkValue(logID: header.logID) == check else { throw .wrongKey(segment: first.name) }
@@ -98,7 +99,7 @@ package final class LogTail {
   /// The chain value before the oldest event on disk (the genesis value, or a retention cut's).
   package private(set) var chainBeforeFirstEvent = SHA256.Digest(bytes: [UInt8](repeating: 0, count: 32))
 
-  private func enter(_ entry: (name: String, first: UInt64), header: SegmentHeader)
+  private func enter(_ entry: SegmentEntry, header: SegmentHeader)
     throws(LogTailError)
   {
     segment = entry
@@ -107,9 +108,9 @@ package final class LogTail {
     chain = header.previousChain
   }
 
-  private func readHeader(_ name: String) throws(LogTailError) -> SegmentHeader {
+  private func readHeader(_ entry: SegmentEntry) throws(LogTailError) -> SegmentHeader {
     let reader: SegmentReader
-    do { reader = try SegmentReader(fileSystem: fileSystem, directory: directory, name: name) } catch {
+    do { reader = try SegmentReader(fileSystem: fileSystem, directory: directory, name: entry.name) } catch {
       throw .io("\(error)")
     }
     defer { reader.close() }
@@ -117,12 +118,13 @@ package final class LogTail {
     do { bytes = try reader.headerBytes() } catch { throw .io("\(error)") }
     switch SegmentHeader.parse(bytes) {
     case .success(let header):
-      guard header.firstSequence == SegmentHeader.firstSequence(fromFileName: name) else {
-        throw .damaged(
-          segment: name, offset: 0, reason: "segment file named for another event than its header")
+      guard header.firstSequence == entry.firstSequence else {
+        let problem = SegmentContinuity.Problem.misnamed(
+          named: entry.firstSequence, header: header.firstSequence)
+        throw .damaged(segment: entry.name, offset: 0, reason: problem.description)
       }
       return header
-    case .failure(let problem): throw .damaged(segment: name, offset: 0, reason: problem.reason)
+    case .failure(let problem): throw .damaged(segment: entry.name, offset: 0, reason: problem.reason)
     }
   }
 
@@ -133,14 +135,14 @@ package final class LogTail {
   package func seek(toFrameContaining sequence: UInt64) throws(LogTailError) {
     let names = try segmentNames()
     guard let oldest = names.first else { throw .noLog(directory: directory) }
-    guard sequence >= oldest.first else {
-      throw .eventsCut(requested: sequence, firstAvailable: oldest.first)
+    guard sequence >= oldest.firstSequence else {
+      throw .eventsCut(requested: sequence, firstAvailable: oldest.firstSequence)
     }
-    guard let entry = names.last(where: { $0.first <= sequence }) else {
-      throw .eventsCut(requested: sequence, firstAvailable: oldest.first)
+    guard let entry = names.last(where: { $0.firstSequence <= sequence }) else {
+      throw .eventsCut(requested: sequence, firstAvailable: oldest.firstSequence)
     }
-    let header = try readHeader(entry.name)
-    try checkHeader(header, entry.name)
+    let header = try readHeader(entry)
+    try check(header, of: entry, continuing: nil)
     try enter(entry, header: header)
     var reader = try openReader(entry.name)
     defer { reader.close() }
@@ -154,12 +156,18 @@ package final class LogTail {
     }
   }
 
-  private func checkHeader(_ header: SegmentHeader, _ name: String) throws(LogTailError) {
-    guard logID.isEmpty || header.logID == logID else {
-      throw .damaged(segment: name, offset: 0, reason: "segment belongs to another log")
-    }
-    guard logID.isEmpty || header.keyCheck == keyCheck else {
-      throw .tampered(segment: name, offset: 0, firstSequence: header.firstSequence)
+  /// Checks that `header` belongs to the log ``open()`` read and, with a `position`, that it starts there
+  /// (sequence number and chain value), with the classifier recovery and verification use.
+  private func check(
+    _ header: SegmentHeader, of entry: SegmentEntry,
+    continuing position: (sequence: UInt64, chain: SHA256.Digest?)?
+  ) throws(LogTailError) {
+    guard let problem = continuity?.problem(with: header, of: entry, at: position) else { return }
+    switch problem {
+    case .otherLog, .startsAt, .misnamed:
+      throw .damaged(segment: entry.name, offset: 0, reason: problem.description)
+    case .keyCheckDiffers, .chainBreak:
+      throw .tampered(segment: entry.name, offset: 0, firstSequence: header.firstSequence)
     }
   }
 
@@ -200,7 +208,7 @@ package final class LogTail {
     case damaged(LogTailError)
   }
 
-  private func step(_ current: (name: String, first: UInt64)) throws(LogTailError) -> Step {
+  private func step(_ current: SegmentEntry) throws(LogTailError) -> Step {
     var segmentReader: SegmentReader
     if let reader, reader.name == current.name {
       segmentReader = reader
@@ -213,7 +221,7 @@ package final class LogTail {
     if offset >= segmentReader.size {
       // Whether a newer segment exists is read before the size: once it exists, this one is complete.
       let names = try segmentNames()
-      let newer = names.first { $0.first > current.first }
+      let newer = names.first { $0.firstSequence > current.firstSequence }
       segmentReader.close()
       segmentReader = try openReader(current.name)
       refreshed = true
@@ -236,7 +244,7 @@ package final class LogTail {
     case .malformed(let why):
       return .damaged(.damaged(segment: current.name, offset: offset, reason: why))
     case .incomplete, .zeros, .badLength, .badChecksum:
-      if try segmentNames().contains(where: { $0.first > current.first }) {
+      if try segmentNames().contains(where: { $0.firstSequence > current.firstSequence }) {
         return .damaged(
           .damaged(
             segment: current.name, offset: offset,
@@ -268,25 +276,18 @@ package final class LogTail {
   }
 
   /// Moves on to the next segment once the current one is complete.
-  private func move(to newer: (name: String, first: UInt64), names: [(name: String, first: UInt64)])
-    throws(LogTailError) -> Step
-  {
-    guard newer.first == nextSequence else {
-      return .damaged(
-        .damaged(
-          segment: newer.name, offset: 0,
-          reason: "segment starts at event \(newer.first), expected \(nextSequence)"))
+  private func move(to newer: SegmentEntry, names: [SegmentEntry]) throws(LogTailError) -> Step {
+    guard newer.firstSequence == nextSequence else {
+      let problem = SegmentContinuity.Problem.startsAt(found: newer.firstSequence, expected: nextSequence)
+      return .damaged(.damaged(segment: newer.name, offset: 0, reason: problem.description))
     }
     let header: SegmentHeader
-    do { header = try readHeader(newer.name) } catch {
+    do { header = try readHeader(newer) } catch {
       // A header being written by a rollover: wait for it, unless a later segment proves it damaged.
-      if names.last?.first ?? 0 > newer.first { return .damaged(error) }
+      if names.last?.firstSequence ?? 0 > newer.firstSequence { return .damaged(error) }
       return .wait
     }
-    try checkHeader(header, newer.name)
-    guard header.previousChain == chain else {
-      throw .tampered(segment: newer.name, offset: 0, firstSequence: header.firstSequence)
-    }
+    try check(header, of: newer, continuing: (nextSequence, chain))
     try enter(newer, header: header)
     return .moved
   }

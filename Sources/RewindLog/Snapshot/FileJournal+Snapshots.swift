@@ -14,18 +14,11 @@ extension FileJournal {
         segment: directory, offset: 0, lastGoodSequence: lastSequence,
         reason: "no frame holds event \(sequence)")
     }
-    let bytes: [UInt8] =
-      switch options.codec {
-      case .binary: try BinaryEncoder().encode(state)
-      case .json: Array(try JSONEncoder().encode(state))
-      }
-    guard bytes.count < Int(UInt32.max) - SnapshotFile.fixedSize else {
-      throw FileJournalError.unencodableEvent(
-        sequence: sequence, reason: "the state encodes to more than 4 GiB")
-    }
+    let (bytes, binaryCodable) = try SnapshotFile.encode(state, codec: options.codec)
     let file = SnapshotFile(
       logID: logID, sequence: sequence, chain: chain, codec: options.codec,
-      position: framePosition(containing: sequence), state: bytes)
+      position: framePosition(containing: sequence), isBinaryCodable: binaryCodable, state: [])
+    let header = file.header(stateLength: bytes.count)
     let name = SnapshotFile.fileName(sequence: sequence)
     let temporary = directory + "/" + name + ".tmp"
     // One write at a time: two writers of one sequence number (the periodic writer and a call of this)
@@ -35,7 +28,12 @@ extension FileJournal {
         let handle = try fileSystem.open(temporary, create: true)
         defer { handle.close() }
         try handle.truncate(to: 0)
-        try handle.write(file.encoded, at: 0)
+        // Header, state and checksum written one after another: the state is not copied once more.
+        try handle.write(header, at: 0)
+        try handle.write(bytes, at: UInt64(header.count))
+        var checksum = ByteWriter(capacity: 4)
+        checksum.u32(CRC32C.mask(CRC32C.checksum(bytes)))
+        try handle.write(checksum.bytes, at: UInt64(header.count + bytes.count))
         try handle.sync()
         try fileSystem.rename(temporary, to: directory + "/" + name)
         try fileSystem.syncDirectory(directory)
@@ -68,18 +66,22 @@ extension FileJournal {
 
   /// The newest snapshot that matches the log and decodes as `State`, or `nil` (full replay), with the
   /// snapshots passed over and why. A damaged or mismatching snapshot falls back to an older one.
+  ///
+  /// A version 3 snapshot's header is checked first (its own checksum, the file's size, the log); then its
+  /// state is decoded as it is read, and its checksum checked once read (see `SnapshotFile`).
   public func loadSnapshot<State: Decodable>(_ type: State.Type) -> (
     state: State?, sequence: UInt64, recovery: SnapshotRecovery
   ) {
     var rejected: [SnapshotRejection] = []
     let startSnapshot = self.startSnapshot.withLock { $0.take() }
     for (name, sequence) in SnapshotFile.files(in: directory, fileSystem: fileSystem) {
+      let path = directory + "/" + name
       let loaded: Result<SnapshotFile, SnapshotRejection.Reason>
       do {
         if let startSnapshot, startSnapshot.sequence == sequence {
           loaded = .success(startSnapshot)  // read when the journal opened
         } else {
-          loaded = try SnapshotFile.load(directory + "/" + name, fileSystem: fileSystem).snapshot
+          loaded = try SnapshotFile.loadHeader(path, fileSystem: fileSystem, checkingState: false).snapshot
         }
       } catch {
         rejected.append(SnapshotRejection(file: name, reason: .damaged(String(describing: error))))
@@ -96,15 +98,11 @@ extension FileJournal {
         rejected.append(SnapshotRejection(file: name, reason: mismatch))
         continue
       }
-      do {
-        let state =
-          switch snapshot.codec {
-          case .binary: try BinaryDecoder().decode(State.self, from: snapshot.state)
-          case .json: try JSONDecoder().decode(State.self, from: Data(snapshot.state))
-          }
+      switch snapshot.decodeState(State.self, path: path, fileSystem: fileSystem) {
+      case .success(let state):
         return (state, sequence, SnapshotRecovery(usedSequence: sequence, rejected: rejected))
-      } catch {
-        rejected.append(SnapshotRejection(file: name, reason: .undecodable(String(describing: error))))
+      case .failure(let reason):
+        rejected.append(SnapshotRejection(file: name, reason: reason))
       }
     }
     return (nil, 0, SnapshotRecovery(usedSequence: nil, rejected: rejected))

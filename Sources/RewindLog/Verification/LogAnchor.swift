@@ -37,7 +37,7 @@ public struct LogAnchor: Sendable, Hashable, Codable, LosslessStringConvertible 
   }
 
   /// `"<sequence>:<chain value in hexadecimal>"`.
-  public var description: String { "\(sequence):\(chain.bytes.hexadecimal)" }
+  public var description: String { "\(sequence):\(chain)" }
 
   /// Decodes the text form.
   /// - Throws: `DecodingError.dataCorrupted` when the string is not an anchor.

@@ -88,8 +88,8 @@ package enum ShipFormat {
     out.field(Self.count) { $0.decimal(UInt64(frame.records.count)) }
     out.field(Self.commit) { $0.signed(frame.commitTime) }
     out.field(Self.chainType) { $0.append(keyed ? "hmac-sha256" : "sha256") }
-    if index == 0 { out.field(Self.previousChain) { $0.hex(frame.previousChain.bytes) } }
-    if index == frame.records.count - 1 { out.field(Self.chain) { $0.hex(frame.chain.bytes) } }
+    if index == 0 { out.field(Self.previousChain) { $0.hex(frame.previousChain) } }
+    if index == frame.records.count - 1 { out.field(Self.chain) { $0.hex(frame.chain) } }
     out.append("\r\n")
     return (out.bytes, record)
   }
@@ -150,7 +150,9 @@ private struct HeaderWriter {
     bytes.append(contentsOf: digits)
   }
 
-  mutating func hex(_ value: [UInt8]) {
+  mutating func hex(_ digest: SHA256.Digest) { digest.withUnsafeBytes { hex($0) } }
+
+  mutating func hex(_ value: some Sequence<UInt8>) {
     for byte in value {
       bytes.append(Self.digits[Int(byte >> 4)])
       bytes.append(Self.digits[Int(byte & 0x0F)])

@@ -6,7 +6,7 @@ extension Reducer {
   public func droppingEffects() -> DroppingEffects<Self> { DroppingEffects(base: self) }
 }
 
-/// A reducer whose effects are dropped (see ``Reducer/droppingEffects()``).
+/// A reducer whose effects are dropped (see `Reducer.droppingEffects()`).
 public struct DroppingEffects<Base: Reducer>: Reducer {
   /// The reducer whose state changes are kept.
   public let base: Base

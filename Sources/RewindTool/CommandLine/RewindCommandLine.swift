@@ -21,8 +21,8 @@ public struct RewindCommandLine: Sendable {
     RewindCommandLine(commands: [
       InfoCommand.command, VerifyCommand.command, EventsCommand.command, ShowCommand.command,
       SnapshotsCommand.command, ExportCommand.command, RepairCommand.command,
-      TimelineCommand.command(states: nil), ShipCommand.command, VerifyRemoteCommand.command,
-      ReportCommand.command,
+      TimelineCommand.command(states: nil), LiveCommand.attach, ShipCommand.command,
+      VerifyRemoteCommand.command, ReportCommand.command,
     ])
   }
 

@@ -1,7 +1,7 @@
 import Foundation
 import RewindLog
 
-/// `rewind report DIR --app ID -o FILE`: writes a bug report of a log (see ``ReportBundle``) without the
+/// `rewind report DIR --app ID -o FILE`: writes a bug report of a log (see `ReportBundle`) without the
 /// app's types: the events after the newest snapshot, or a range, with their fingerprints, chained again
 /// from the anchor before them.
 enum ReportCommand {

@@ -14,6 +14,9 @@ enum TimelineCommand {
       .value("output", "FILE", short: "o", help: "where to write the page (default timeline.html)"),
       .value("from", "N", help: "first sequence number (default 1)"),
       .value("to", "N", help: "last sequence number (default the newest)"),
+      .flag(
+        "follow", help: "serve a live page on 127.0.0.1 that follows the log as an app writes it (read-only)"),
+      LiveCommand.httpPortOption,
     ]
     if states != nil {
       options.append(.flag("no-states", help: "leave the state at each event out of the page"))
@@ -33,6 +36,9 @@ enum TimelineCommand {
 
   static func run(_ invocation: Invocation, states: TimelineStates?) throws -> ExitStatus {
     let arguments = invocation.arguments
+    if arguments.flag("follow") {
+      return try LiveCommand.follow(invocation.directory, invocation: invocation)
+    }
     let requested = try arguments.unsigned("from")
     let to = try arguments.unsigned("to")
     let reader = try LogInput.open(invocation)

@@ -3,11 +3,11 @@ import Rewind
 import RewindLog
 
 extension RewindDebugger {
-  /// Reads the bug report at `path`, verifying it first (see ``ReportBundle``), and replays it like
+  /// Reads the bug report at `path`, verifying it first (see `ReportBundle`), and replays it like
   /// ``replay(directory:key:through:checkingDeterminism:)``: from the state it starts from, comparing
   /// every fingerprint, and against the state it ends with.
   ///
-  /// - Throws: ``ToolError`` wrapping the ``ReportError`` of a report that does not verify (another app's,
+  /// - Throws: ``ToolError`` wrapping the `ReportError` of a report that does not verify (another app's,
   ///   a schema no upcaster covers, a broken chain, a flipped byte), or whose start state does not
   ///   decode.
   public func replay(report path: String, checkingDeterminism: Bool = false) throws -> ReplayReport {

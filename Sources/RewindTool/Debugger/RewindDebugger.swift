@@ -33,7 +33,7 @@ public struct RewindDebugger<State: Encodable & Sendable, Action: Codable & Send
 
   /// A debugger for logs of `reducer`'s actions, replayed from `initialState`; events of older schema
   /// versions are converted by `upcasters`, as the app's journal does. `build` is this build's identity
-  /// (by default the running program's, see ``BuildIdentity/current``); `app` the app's identifier, which
+  /// (by default the running program's, see `BuildIdentity.current`); `app` the app's identifier, which
   /// a bug report must have been made by (any, when `nil`).
   public init(
     name: String = "rewind", reducer: some Reducer<State, Action>, initialState: State,

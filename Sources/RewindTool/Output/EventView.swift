@@ -71,6 +71,29 @@ public struct EventView: Sendable {
     }
   }
 
+  /// The full path of the action's type, every enum case from the root action down
+  /// (`list.swipe.panBegan`), read from the payload as its `Codable` conformance wrote it: a one-key object
+  /// is a case, an element's `action` field (`IdentifiedAction`) is passed through. The recorded
+  /// type for a history command, or when the payload shows no case.
+  public var actionPath: String {
+    guard kind == "action" else { return typeName }
+    var parts: [String] = []
+    var value = body
+    while parts.count < 16, case .object(let fields) = value {
+      if fields.count == 1 {
+        parts.append(fields[0].0)
+        value = fields[0].1
+      } else if !parts.isEmpty, let inner = value["action"], case .object(let innerFields) = inner,
+        innerFields.count == 1
+      {
+        value = inner
+      } else {
+        break
+      }
+    }
+    return parts.isEmpty ? typeName : parts.joined(separator: ".")
+  }
+
   /// A recorded fingerprint from its tree (`{"state": {"high": …, "low": …}, "build": {"tag": …}}`).
   static func fingerprint(_ tree: JSONValue?) -> RecordedFingerprint? {
     func number(_ value: JSONValue?) -> UInt64? {
@@ -102,6 +125,7 @@ public struct EventView: Sendable {
     // Text from the log is escaped by LogText's rule, as in every other output.
     var fields: [(String, JSONValue)] = [
       ("sequence", .int(sequence)), ("type", .string(LogText.escaped(typeName))),
+      ("path", .string(LogText.escaped(actionPath))),
       ("schemaVersion", .int(schemaVersion)), ("kind", .string(LogText.escaped(kind))),
     ]
     fields.append(("time", timestamp.map { .string(Self.format($0)) } ?? .null))
@@ -124,7 +148,7 @@ public struct EventView: Sendable {
   /// One line for `events`: sequence, time, type, source, actor, payload (shortened).
   public var line: String {
     let time = timestamp.map(Self.format) ?? "-"
-    var text = "#\(sequence)  \(time)  \(LogText.escaped(typeName))  \(source.map(LogText.escaped) ?? "-")"
+    var text = "#\(sequence)  \(time)  \(LogText.escaped(actionPath))  \(source.map(LogText.escaped) ?? "-")"
     if let cause { text += "(#\(cause))" }
     text += "  \(actor.map(LogText.escaped) ?? "-")  "
     let payload = body.serialized()

@@ -84,14 +84,11 @@ enum TimelinePage {
       const bySeq = new Map(events.map(e => [e.sequence, e]));
       let selected = null, compared = null;
 
-      function el(tag, cls, text) {
-        const node = document.createElement(tag);
-        if (cls) node.className = cls;
-        if (text !== undefined) node.textContent = text;
-        return node;
-      }
+    \#(PageScript.valueTree)
       function colour(e) { return e.kind === "command" ? "command" : (e.source || "unknown"); }
       function time(e) { return e.time || e.committed; }
+      // The full action path (list.swipe.panBegan) where the log has one, else the recorded type.
+      function typeOf(e) { return e.path || e.type; }
 
       document.getElementById("title").textContent = "Rewind timeline: " + data.title;
       document.getElementById("summary").textContent = data.summaryText;
@@ -110,7 +107,7 @@ enum TimelinePage {
         const mark = el("div", "mark " + colour(e));
         mark.id = "mark-" + e.sequence;
         mark.style.left = position(e, i) + "%";
-        mark.title = "#" + e.sequence + " " + e.type + " (" + (e.source || "?") + ")" + (e.actor ? " by " + e.actor : "");
+        mark.title = "#" + e.sequence + " " + typeOf(e) + " (" + (e.source || "?") + ")" + (e.actor ? " by " + e.actor : "");
         mark.addEventListener("click", ev => choose(e.sequence, ev.shiftKey));
         axis.appendChild(mark);
       });
@@ -129,7 +126,7 @@ enum TimelinePage {
       // ticks) folds into one row that opens on a click; selecting an event inside a fold opens it.
       const body = document.querySelector("#events tbody");
       const foldMin = 4;
-      const runKey = e => e.kind + "\u0000" + e.type + "\u0000" + colour(e) + "\u0000" + (e.actor || "");
+      const runKey = e => e.kind + "\u0000" + typeOf(e) + "\u0000" + colour(e) + "\u0000" + (e.actor || "");
       const foldOf = new Map();
       for (let i = 0; i < events.length; ) {
         let j = i + 1;
@@ -140,7 +137,7 @@ enum TimelinePage {
           fold.id = "fold-" + first.sequence;
           fold.appendChild(el("td", null, "#" + first.sequence + "–#" + last.sequence));
           fold.appendChild(el("td", null, time(first)));
-          fold.appendChild(el("td", null, "▸ " + first.type + " ×" + run.length));
+          fold.appendChild(el("td", null, "▸ " + typeOf(first) + " ×" + run.length));
           const source = el("td");
           source.appendChild(el("span", "tag " + colour(first), first.kind === "command" ? "command" : (first.source || "?")));
           fold.appendChild(source);
@@ -171,7 +168,7 @@ enum TimelinePage {
         row.dataset.sequence = String(e.sequence);
         row.appendChild(el("td", null, String(e.sequence)));
         row.appendChild(el("td", null, time(e)));
-        row.appendChild(el("td", null, e.type));
+        row.appendChild(el("td", null, typeOf(e)));
         const source = el("td");
         source.appendChild(el("span", "tag " + colour(e), e.kind === "command" ? "command" : (e.source || "?")));
         if (e.cause) source.appendChild(el("span", null, " ← #" + e.cause));
@@ -181,34 +178,7 @@ enum TimelinePage {
         body.appendChild(row);
       }
 
-      // A value as JSON text, escaped by the tool's rule (JSONValue.serialized): DEL, the C1 controls,
-      // the line separators and the bidirectional controls as \u escapes, so the page shows what the
-      // terminal shows and a payload cannot reorder or break the text around it.
-      function quote(value) {
-        return JSON.stringify(value).replace(/[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g,
-          c => "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0"));
-      }
 
-      // A value as a collapsible tree.
-      function tree(value, label) {
-        if (value !== null && typeof value === "object") {
-          const isArray = Array.isArray(value);
-          const keys = isArray ? value.map((_, i) => i) : Object.keys(value);
-          const node = el("details");
-          node.open = true;
-          const summary = el("summary");
-          if (label !== undefined) summary.appendChild(el("span", "key", label + ": "));
-          summary.appendChild(el("span", null, isArray ? "[" + keys.length + "]" : "{" + keys.length + "}"));
-          node.appendChild(summary);
-          for (const k of keys) node.appendChild(tree(value[k], isArray ? "[" + k + "]" : k));
-          return node;
-        }
-        const leaf = el("div", "leaf");
-        if (label !== undefined) leaf.appendChild(el("span", "key", label + ": "));
-        const cls = typeof value === "string" ? "str" : typeof value === "number" ? "num" : "lit";
-        leaf.appendChild(el("span", cls, typeof value === "string" ? quote(value) : String(value)));
-        return leaf;
-      }
 
       // The differences between two values, as paths.
       function diff(a, b, path, out) {
@@ -242,7 +212,7 @@ enum TimelinePage {
         const e = bySeq.get(selected);
         for (const id of ["event-", "mark-"]) document.getElementById(id + selected).classList.add("selected");
         if (compared !== null) for (const id of ["event-", "mark-"]) document.getElementById(id + compared).classList.add("compared");
-        detail.appendChild(el("h2", null, "Event #" + e.sequence + ": " + e.type));
+        detail.appendChild(el("h2", null, "Event #" + e.sequence + ": " + typeOf(e)));
         const list = el("dl");
         field(list, "time", e.time); field(list, "committed", e.committed); field(list, "actor", e.actor);
         field(list, "source", (e.source || "-") + (e.cause ? " (caused by #" + e.cause + ")" : ""));

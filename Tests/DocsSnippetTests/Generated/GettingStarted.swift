@@ -8,7 +8,7 @@ import RewindLog
 import RewindTesting
 import Testing
 
-// Docs/GettingStarted.md:78
+// Docs/GettingStarted.md:80
 struct Mail: Identifiable, Equatable, Sendable, Codable {
   var id: Int
   var subject: String
@@ -27,7 +27,7 @@ struct MailRow: Reducer {
   }
 }
 
-// Docs/GettingStarted.md:167
+// Docs/GettingStarted.md:169
 struct Inbox: Reducer {
   struct State: Equatable, Sendable, Codable {
     var mails: IdentifiedArray<Mail> = []
@@ -61,7 +61,7 @@ struct Inbox: Reducer {
   }
 }
 
-// Docs/GettingStarted.md:211
+// Docs/GettingStarted.md:213
 struct Outbox: Reducer {
   struct State: Equatable, Sendable {
     var mails: IdentifiedArray<Mail> = []
@@ -86,7 +86,7 @@ struct Outbox: Reducer {
   }
 }
 
-// Docs/GettingStarted.md:295
+// Docs/GettingStarted.md:297
 struct Refresh: Reducer {
   struct State: Equatable, Sendable { var mails: [Mail] = []; var isLoading = false }
   enum Action: Equatable, Sendable { case refresh, loaded([Mail]), cancelRefresh }
@@ -111,12 +111,12 @@ struct Refresh: Reducer {
   }
 }
 
-// Docs/GettingStarted.md:432
+// Docs/GettingStarted.md:434
 extension Mail: Differentiable {
   var differenceIdentifier: Int { id }  // which row is which; content changes are found with ==
 }
 
-// Docs/GettingStarted.md:464
+// Docs/GettingStarted.md:466
 @Test func flagging() async {
   let store = TestStore(initialState: Inbox.State(mails: [Mail(id: 1, subject: "Hi")]), reducer: Inbox())
   store.send(.mail(IdentifiedAction(id: 1, action: .toggleFlag))) {
@@ -126,12 +126,12 @@ extension Mail: Differentiable {
 }
 
 func snippetsOfGettingStarted() async throws {
-  // Docs/GettingStarted.md:113
+  // Docs/GettingStarted.md:115
   let store = Store(initialState: Mail(id: 1, subject: "Hello"), reducer: MailRow(), actor: "alice")
   store.send(.toggleFlag)
   print(store.state.isFlagged)   // true
   do {
-    // Docs/GettingStarted.md:132
+    // Docs/GettingStarted.md:134
     let event = try store.journal.events(in: 1...1)[0]
     print(event.sequence)                  // 1, then 2, 3, … without gaps
     print(event.timestamp)                 // from the store's EventClock (inject one for tests)
@@ -140,11 +140,11 @@ func snippetsOfGettingStarted() async throws {
     print(event.metadata.correlationID)    // shared by an action and everything its effects send
     print(event.payload)                   // .action(.toggleFlag); event.action is the action, if it is one
     do {
-      // Docs/GettingStarted.md:144
+      // Docs/GettingStarted.md:146
       store.send(.rename("Re: Hello"), from: .user(actor: "bob"))
       store.send(.toggleFlag, from: .system)
       do {
-        // Docs/GettingStarted.md:152
+        // Docs/GettingStarted.md:154
         let mail = Mail(id: 1, subject: "Hello")
         let journal = InMemoryJournal<MailRow.Action>()
         let live = try Store(initialState: mail, reducer: MailRow(), journal: journal)
@@ -152,12 +152,12 @@ func snippetsOfGettingStarted() async throws {
         let restored = try Store(initialState: mail, reducer: MailRow(), journal: journal)
         print(restored.state == live.state)   // true
         do {
-          // Docs/GettingStarted.md:167
+          // Docs/GettingStarted.md:169
           let inbox = Store(initialState: Inbox.State(), reducer: Inbox())
           inbox.send(.received(Mail(id: 42, subject: "Lunch?")))
           inbox.send(.mail(IdentifiedAction(id: 42, action: .toggleFlag)))
           do {
-            // Docs/GettingStarted.md:252
+            // Docs/GettingStarted.md:254
             var mails: IdentifiedArray<Mail> = [Mail(id: 1, subject: "Hi"), Mail(id: 2, subject: "Re: Hi")]
             mails.append(Mail(id: 3, subject: "Lunch?"))           // at the end
             mails.insert(Mail(id: 0, subject: "Urgent"), at: 0)    // at a position
@@ -170,12 +170,12 @@ func snippetsOfGettingStarted() async throws {
             mails.removeAll { $0.isFlagged }
             print(mails.ids, removed?.subject ?? "none", mails.index(id: 1) ?? -1)
             do {
-              // Docs/GettingStarted.md:346
+              // Docs/GettingStarted.md:348
               Task { @MainActor in
                 for await state in inbox.states { print("\(state.mails.count) mails") }
               }
               do {
-                // Docs/GettingStarted.md:357
+                // Docs/GettingStarted.md:359
                 let directory = "inbox-data"  // in an app: a folder of its own under Application Support
                 let saved = try Store.open(
                   directory: directory, initialState: Inbox.State(), reducer: Inbox(),
@@ -188,7 +188,7 @@ func snippetsOfGettingStarted() async throws {
                 print(reopened.state.mails.count, reopened.sequence)   // 1 1
                 try reopened.close()
                 do {
-                  // Docs/GettingStarted.md:392
+                  // Docs/GettingStarted.md:394
                   let report = try LogAudit.verify(directory: directory)  // an AuditReport; read it
                   if let problem = report.firstProblem {  // the first event that is not as written, and where
                     print("not as written from event \(problem.sequence): \(problem)")
@@ -197,7 +197,7 @@ func snippetsOfGettingStarted() async throws {
                   }
                   try LogAudit.verify(directory: directory).requireIntact()  // or: throw the first problem, if any
                   do {
-                    // Docs/GettingStarted.md:406
+                    // Docs/GettingStarted.md:408
                     let history = HistoryConfiguration<Inbox.Action> { action in
                       switch action {
                       case .mail(let row) where row.action == .toggleFlag: .step(name: "Flag")
@@ -213,7 +213,7 @@ func snippetsOfGettingStarted() async throws {
                     undoable.redo()
                     print(undoable.undoStepName ?? "nothing to undo")   // "Flag"
                     do {
-                      // Docs/GettingStarted.md:432
+                      // Docs/GettingStarted.md:434
                       for await update in inbox.changesets(of: \.mails) {
                         if update.isInitial {
                           print("\(update.elements.count) rows")   // reload the table from update.elements

@@ -32,7 +32,7 @@ import Testing
       {
         return
       }
-      Thread.sleep(forTimeInterval: 0.05)
+      Thread.sleep(forTimeInterval: 0.05)  // waits for the replicas to catch up
     }
   }
 

@@ -37,6 +37,7 @@ import Testing
           "ship", log.path, "--server", server.address.description, "--stream", stream, "--follow",
           "--window", String(window),
         ])
+      // Deliberate jitter: a random point of the shipping to kill at.
       Thread.sleep(forTimeInterval: Double.random(in: 0.02...0.35, using: &random))
       sendSignal(child.processIdentifier, SIGKILL)
       child.waitUntilExit()
@@ -70,17 +71,24 @@ import Testing
     let stream = streamName()
     // The first run creates the log the shipper follows.
     let first = try launch(child, [log.path])
-    Thread.sleep(forTimeInterval: 0.1)
+    let created = ContinuousClock().now + .seconds(20)
+    while recordBytes(1, in: log.path) == nil, ContinuousClock().now < created {
+      Thread.sleep(forTimeInterval: 0.01)  // waits for the child to write the log's first event
+    }
     sendSignal(first.processIdentifier, SIGKILL)
     first.waitUntilExit()
     let shipper = try Shipper(
       directory: log.path, configuration: testConfiguration([server.address], stream: stream))
     shipper.start()
     defer { shipper.stop() }
+    // The stream exists once the first event is shipped: a verify before that finds no stream to check.
+    try #require(
+      shipper.waitUntilShipped(through: 1, timeout: .seconds(30)), "seed \(seed): event 1 never shipped")
     let trials = max(5, Self.trials / 4)
     var passed = 0
     for trial in 0..<trials {
       let app = try launch(child, [log.path])
+      // Deliberate jitter: a random point of the appends to kill at.
       Thread.sleep(forTimeInterval: Double.random(in: 0.02...0.3, using: &random))
       sendSignal(app.processIdentifier, SIGKILL)
       app.waitUntilExit()

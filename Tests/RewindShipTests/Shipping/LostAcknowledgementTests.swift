@@ -119,7 +119,7 @@ import Testing
     var connection: NATSConnection?
     while connection == nil, ContinuousClock().now < deadline {
       connection = try? NATSTestClient.connect(server.address, credentials: .token("t0ken"))
-      if connection == nil { Thread.sleep(forTimeInterval: 0.02) }
+      if connection == nil { Thread.sleep(forTimeInterval: 0.02) }  // waits for the server to accept a client
     }
     let connected = try #require(connection)
     connected.close()

@@ -48,7 +48,7 @@ import Testing
     // Once the stream has held the events for the interval, the cut goes through.
     let deadline = ContinuousClock().now + .seconds(10)
     while shipper.control.shipped(heldFor: syncInterval) < 120, ContinuousClock().now < deadline {
-      Thread.sleep(forTimeInterval: 0.02)
+      Thread.sleep(forTimeInterval: 0.02)  // waits for the acknowledged events to age past the interval
     }
     let cut = try #require(try journal.applyRetention())
     #expect(cut.throughSequence > 0 && cut.throughSequence <= 120)

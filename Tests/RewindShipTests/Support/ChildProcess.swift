@@ -75,7 +75,7 @@ final class Appender: @unchecked Sendable {
           }
           try journal.flush()
           lock.withLock { last = sequence }
-          Thread.sleep(forTimeInterval: pause)
+          Thread.sleep(forTimeInterval: pause)  // paces the appends in bursts, as an app's; waits for nothing
         }
         try journal.close()
       } catch {

@@ -121,7 +121,7 @@ final class NATSServerProcess: @unchecked Sendable {
         return
       }
       guard process?.isRunning == true else { throw ServerProblem("nats-server \(name) exited: \(logTail)") }
-      Thread.sleep(forTimeInterval: 0.02)
+      Thread.sleep(forTimeInterval: 0.02)  // waits for the server to accept a client
     }
     throw ServerProblem("nats-server \(name) did not accept a client within 20 s: \(logTail)")
   }

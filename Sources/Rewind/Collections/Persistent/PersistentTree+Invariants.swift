@@ -105,7 +105,7 @@ extension PersistentTree where Value: Encodable {
 extension TreeNode {
   /// Checks the rules of borrowing copies (``UnmanagedNode``, rules 4 to 8): a lender of the same kind
   /// and width that borrows nothing itself, borrowed bits within the width, borrowed entries whose bytes
-  /// are the lender's, at least half of them borrowed, and a leaf borrowing only values that may be.
+  /// are the lender's, at least three quarters of them borrowed, and a leaf borrowing only values that may be.
   @usableFromInline
   func checkBorrowing() {
     let borrowed = unsafe head.pointee.borrowed
@@ -118,7 +118,8 @@ extension TreeNode {
     precondition(
       lender.isLeaf == isLeaf && lender.width == width, "PersistentTree: a lender of another shape")
     precondition(borrowed & ~Self.mask(width) == 0, "PersistentTree: borrowed bits past the width")
-    precondition(borrowed.nonzeroBitCount &* 2 >= width, "PersistentTree: a borrower owning over half")
+    precondition(
+      borrowed.nonzeroBitCount &* 4 >= width &* 3, "PersistentTree: a borrower owning over a quarter")
     unsafe precondition(
       !isLeaf || UnmanagedNode<Value>.valuesAreBitwiseTakable,
       "PersistentTree: a leaf borrowing values that are not bitwise-takable")

@@ -69,9 +69,14 @@ extension TreeNode {
     }
   }
 
-  /// Releases the entries in `bits`, in runs: one call per run (see `deinit`).
+  /// Releases the entries in `bits`: children one by one (`releaseChildren(_:)`), values in runs, one call
+  /// per run (see `deinit`).
   @inlinable
   func releaseEntries(_ bits: UInt64) {
+    guard isLeaf else {
+      releaseChildren(bits)
+      return
+    }
     var bits = bits
     while bits != 0 {
       let start = bits.trailingZeroBitCount
@@ -144,10 +149,10 @@ extension TreeNode {
     }
   }
 
-  /// Records the entries still borrowed; past half owned, owns them all (rule 7).
+  /// Records the entries still borrowed; past a quarter owned, owns them all (rule 7).
   @inlinable
   func settle(borrowed: UInt64) {
     unsafe head.pointee.borrowed = borrowed
-    if borrowed.nonzeroBitCount &* 2 < width { ownAll() }
+    if borrowed.nonzeroBitCount &* 4 < width &* 3 { ownAll() }
   }
 }

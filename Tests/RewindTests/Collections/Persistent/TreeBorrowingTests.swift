@@ -156,16 +156,16 @@ struct TrackedRow: Identifiable, Equatable, Sendable {
     #expect(try #require(leafNode(of: edited.tree, containing: 100)).isBorrowing == false)
   }
 
-  /// A copy that has come to own more than half its leaf owns it all, so that a lender never keeps alive
-  /// more than half a leaf of replaced rows for a borrower.
-  @Test func aBorrowerOwningOverHalfOwnsItAll() throws {
+  /// A copy that has come to own more than a quarter of its leaf owns it all, so that a lender never keeps
+  /// alive more than a quarter of a leaf of replaced rows for a borrower.
+  @Test func aBorrowerOwningOverAQuarterOwnsItAll() throws {
     let counter = LifeCounter()
     let base = trackedList(count: 2_000, counter: counter)
     var edited = base
     let width = try #require(leafNode(of: edited.tree, containing: 0)).width
-    for position in 0..<(width / 2) { edited[position].title = "edited \(position)" }
+    for position in 0..<(width / 4) { edited[position].title = "edited \(position)" }
     #expect(try #require(leafNode(of: edited.tree, containing: 0)).isBorrowing)
-    edited[width / 2].title = "one more"
+    edited[width / 4].title = "one more"
     #expect(try #require(leafNode(of: edited.tree, containing: 0)).isBorrowing == false)
     #expect(base[0].title == "row 0 of a list" && edited[0].title == "edited 0")
     edited._checkInvariants()
