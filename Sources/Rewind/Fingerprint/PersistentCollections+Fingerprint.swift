@@ -1,7 +1,7 @@
 // IdentifiedArray and PersistentArray are digested by their elements, in order: the same fingerprint as
 // an array of the same elements, whatever the shape of the tree that holds them. Each node of the tree
-// caches the lanes of its subtree (`TreeNode+Digest.swift`) and a changed node forgets them, so after a
-// one-row edit a fingerprint digests the nodes on the path to that row and the row's leaf, and combines
+// caches the lanes of its subtree (`TreeNode+Digest.swift`) and a changed node marks them stale, so after
+// a one-row edit a fingerprint digests the nodes on the path to that row and the row's leaf, and combines
 // the cached lanes of everything else: O(log n) nodes and one leaf of elements.
 
 extension IdentifiedArray: CanonicalFingerprinting where Element: Encodable {

@@ -62,8 +62,9 @@ extension PersistentTree {
 
 extension PersistentTree where Value: Encodable {
   /// Checks that every cached digest (`TreeNode+Digest.swift`) equals the lanes recomputed from the
-  /// elements of its subtree, caches ignored; traps when one is stale. A digest is forgotten where a node
-  /// is made writable; a node changed without passing there would be caught here, after the mutation.
+  /// elements of its subtree, caches ignored; traps when one marked valid is not. A digest is marked stale
+  /// where a node is made writable; a node changed without passing there would be caught here, after the
+  /// mutation.
   ///
   /// O(n) encodings when any node holds a cache; O(number of nodes) when none does.
   @usableFromInline

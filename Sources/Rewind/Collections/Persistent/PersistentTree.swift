@@ -109,6 +109,7 @@ struct PersistentTree<Value> {
         let index = node.firstIndex(ofKeyAtLeast: key)
         if index == node.width { return nil }
         base &+= node.start(ofChild: index)
+        node.invalidateDigest()
         node.makeChildWritable(index)
         return index
       },
@@ -142,6 +143,7 @@ struct PersistentTree<Value> {
         return nil
       }
       if index == node.width { return nil }
+      node.invalidateDigest()
       node.makeChildWritable(index)
       return unsafe node.descendingChild(index, prefetching: prefetching)
     }) {
@@ -162,6 +164,7 @@ struct PersistentTree<Value> {
         let (index, inner) = node.child(containing: offset)
         base &+= offset &- inner
         offset = inner
+        node.invalidateDigest()
         node.makeChildWritable(index)
         return index
       },
@@ -258,26 +261,22 @@ struct PersistentTree<Value> {
   // MARK: Changing values in place
 
   /// Makes the root referenced by this tree alone and owner of all its entries, so that its shape may
-  /// change; its cached digest is forgotten.
+  /// change; its cached digest is marked stale.
   @inlinable
   mutating func makeRootUnique() {
     if !isKnownUniquelyReferenced(&root) {
       root = TreeNode.make(copying: root)
     } else {
       root.ownAll()
-      root.forgetDigest()
+      root.invalidateDigest()
     }
   }
 
   /// Makes the root referenced by this tree alone, by a borrowing copy (see `TreeNode+Borrowing`) if it
-  /// is shared: what changing one value in place needs; its cached digest is forgotten.
+  /// is shared: what changing one value in place needs.
   @inlinable
   mutating func makeRootWritable() {
-    if !isKnownUniquelyReferenced(&root) {
-      root = TreeNode.make(borrowing: root)
-    } else {
-      root.forgetDigest()
-    }
+    if !isKnownUniquelyReferenced(&root) { root = TreeNode.make(borrowing: root) }
   }
 
   /// Runs `body` on the value at `position`, in place when the path to it is not shared.

@@ -120,9 +120,10 @@ extension TreeNode {
   }
 
   /// Makes entry `index` of this leaf, which must be referenced by its parent alone, its own, so that
-  /// its value may be changed or moved out in place.
+  /// its value may be changed or moved out in place; the leaf's cached digest is marked stale.
   @inlinable
   func ownEntry(_ index: Int) {
+    invalidateDigest()
     let bit: UInt64 = 1 << UInt64(index)
     let borrowed = unsafe head.pointee.borrowed
     guard borrowed & bit != 0 else { return }
@@ -132,8 +133,7 @@ extension TreeNode {
 
   /// Makes child `index` referenced by this node alone (which must itself be referenced by its parent
   /// alone), by a borrowing copy if it is shared: what changing one value below it needs. Unlike
-  /// ``makeChildUnique(_:)``, neither this node nor the child need own their entries. The child's cached
-  /// digest is forgotten: it is about to change.
+  /// ``makeChildUnique(_:)``, neither this node nor the child need own their entries.
   @inlinable
   func makeChildWritable(_ index: Int) {
     let bit: UInt64 = 1 << UInt64(index)
@@ -144,8 +144,6 @@ extension TreeNode {
       settle(borrowed: borrowed & ~bit)
     } else if unsafe !isKnownUniquelyReferenced(&childSlots[index]) {
       unsafe childSlots[index] = TreeNode.make(borrowing: childSlots[index])
-    } else {
-      unsafe unmanagedChild(index).withNode { $0.forgetDigest() }
     }
   }
 

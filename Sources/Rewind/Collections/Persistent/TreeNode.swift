@@ -216,7 +216,7 @@ final class TreeNode<Value>: ManagedBuffer<Void, UInt64> {
     // runtime calls the one in its metadata), so a loop here paid a generic call per element: about 50
     // instructions each, a sixth of what dropping an undo step cost. Children are released one by one
     // without it (`releaseChildren(_:)`).
-    unsafe forgetCachedDigest(inTail: tail)
+    unsafe freeCachedDigest(inTail: tail)
     if isBorrowing {
       releaseBorrowingEntries()
     } else if isLeaf {
@@ -347,7 +347,7 @@ final class TreeNode<Value>: ManagedBuffer<Void, UInt64> {
 
   /// Makes child `index` referenced by this node alone and owner of all its entries, copying it if it
   /// is shared: what a change to the child's shape (an insertion, a removal) needs. This node must own
-  /// its entries (see ``ownAll()``). The child's cached digest is forgotten: it is about to change.
+  /// its entries (see ``ownAll()``). The child's cached digest is marked stale: it is about to change.
   @inlinable
   func makeChildUnique(_ index: Int) {
     if unsafe !isKnownUniquelyReferenced(&childSlots[index]) {
@@ -356,7 +356,7 @@ final class TreeNode<Value>: ManagedBuffer<Void, UInt64> {
       let child = unsafe unmanagedChild(index)
       unsafe child.withNode { child in
         child.ownAll()
-        child.forgetDigest()
+        child.invalidateDigest()
       }
     }
   }

@@ -202,6 +202,30 @@ private struct NestedDigestRow: Identifiable, Codable, Equatable, Sendable {
     #expect(results == [true, true, true, true])
   }
 
+  /// An in-place edit only marks the lanes on its path stale; when several threads then fingerprint the
+  /// edited version at once, each of those nodes gets one set of lanes (the thread that publishes them
+  /// frees the stale ones, the others their own copies) and every thread sees the plain array's digest.
+  /// ThreadSanitizer checks this test in CI.
+  @Test func concurrentFingerprintsReplaceStaleLanes() async throws {
+    var rows = (0..<3_000).map { DigestRow(id: $0, title: "row \($0)") }
+    var array = IdentifiedArray(uniqueElements: rows)
+    for round in 0..<4 {
+      _ = try StateFingerprint.of(array)
+      array[id: round * 701]?.title = "edited in round \(round)"
+      rows[round * 701].title = "edited in round \(round)"
+      #expect(array.tree.root.cachedDigest == nil)
+      let expected = try StateFingerprint.of(rows)
+      let shared = array
+      let results = try await withThrowingTaskGroup(of: StateFingerprint.self) { group in
+        for _ in 0..<4 { group.addTask { try StateFingerprint.of(shared) } }
+        return try await group.reduce(into: [StateFingerprint]()) { $0.append($1) }
+      }
+      #expect(results == Array(repeating: expected, count: 4))
+      #expect(array.tree.root.cachedDigest != nil)
+      array._checkInvariants()
+    }
+  }
+
   /// A row that holds a list of its own: an edit deep inside changes the outer digest too, as both
   /// trees' paths forget their caches.
   @Test func nestedListsForgetTheirCachesAlongBothPaths() throws {
