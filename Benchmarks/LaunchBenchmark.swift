@@ -12,9 +12,10 @@ import RewindLog
 /// For profiling and memory: `REWIND_BENCH_JOURNAL_ONLY=open-rows` runs these lines alone
 /// (`REWIND_BENCH_OPEN_ROWS=100000` picks one size, `REWIND_BENCH_OPEN_KIND=binary` or `codable` one
 /// state); with `REWIND_BENCH_JOURNAL_LOG=dir` each log is written there once and kept (`dir-<rows>`, plus
-/// `-codable`), and `REWIND_BENCH_OPEN_ONCE=1` opens it once and prints what the open keeps, for
-/// `/usr/bin/time -v`; `=skip` does everything but the open (the process's own peak, to subtract);
-/// `=state` prints the state's own heap bytes (``launchStateBytes(_:rows:)``).
+/// `-codable`), and `REWIND_BENCH_OPEN_ONCE=1` opens it once and prints what the open keeps and how long
+/// this first open of the process took (what a launch pays), for `/usr/bin/time -v`; `=skip` does
+/// everything but the open (the process's own peak, to subtract); `=state` prints the state's own heap
+/// bytes (``launchStateBytes(_:rows:)``).
 func measureLaunch(reporter: Reporter) throws {
   let environment = ProcessInfo.processInfo.environment
   let sizes =
@@ -124,8 +125,16 @@ private func openOnce<R: LaunchReducer>(
   let initial = R.initialState(rows: 0)
   let before = mallocBytesInUse()
   var kept = 0
+  var opening = ""
   if !skippingOpen {
+    let cpuStarted = processCPUSeconds()
+    let started = now()
     let store = try Store.open(directory: directory, initialState: initial, reducer: R())
+    // The first open in a process: what an app's launch pays, first use of every type's metadata included.
+    opening =
+      "; this process's first open took " + String(format: "%.2f", (now() - started) * 1000)
+      + " ms (CPU time "
+      + String(format: "%.2f", (processCPUSeconds() - cpuStarted) * 1000) + " ms)"
     guard store.sequence == UInt64(launchEventCount) else {
       throw BenchFailure.replayedWrongCount(store.sequence)
     }
@@ -133,7 +142,8 @@ private func openOnce<R: LaunchReducer>(
     try (store.journal as? FileJournal<BenchNote>)?.close()
     blackHole(store)
   }
-  reporter.progress("\(name): snapshot file \(fileBytes) bytes; heap bytes kept by the open \(kept)")
+  reporter.progress(
+    "\(name): snapshot file \(fileBytes) bytes; heap bytes kept by the open \(kept)" + opening)
 }
 
 /// The floor under decoding the list: seconds to make each row's title from bytes in memory (a `String`

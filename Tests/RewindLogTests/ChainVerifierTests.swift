@@ -69,6 +69,31 @@ import Testing
     #expect(delivered == Array(1..<expected.sequence))
   }
 
+  /// Numbers a crafted file or stream can carry at the ends of the range: refused as malformed, never an
+  /// arithmetic trap.
+  @Test func framesNumberedAtTheEndsOfTheRangeAreRefused() throws {
+    let fileSystem = try makeLog(key: nil)
+    let (_, frames) = try shippedFrames(fileSystem, key: nil)
+    let frame = try #require(frames.first)
+    func renumbered(_ first: UInt64, records: Int = 1) -> ChainedFrame {
+      ChainedFrame(
+        firstSequence: first, commitTime: frame.commitTime,
+        records: Array(repeating: frame.records[0], count: records), chain: frame.chain)
+    }
+    for anchored: UInt64 in [.max, .max - 1] {
+      var chain = ChainVerifier(after: LogAnchor(sequence: anchored, chain: frame.chain))
+      let cases: [(first: UInt64, records: Int)] = [(.max, 1), (.max - 1, 2), (.max, 3), (0, 1)]
+      for (first, records) in cases {
+        let problem = chain.verify(renumbered(first, records: records))
+        guard case .malformed = problem else {
+          Issue.record("frame at \(first) of \(records) after \(anchored): \(String(describing: problem))")
+          continue
+        }
+      }
+      #expect(chain.head?.sequence == anchored, "a refused frame does not move the walk")
+    }
+  }
+
   @Test func aKeyedChainDoesNotLinkWithoutItsKeyOrWithAnother() throws {
     let fileSystem = try makeLog(key: Self.key)
     let (logID, frames) = try shippedFrames(fileSystem, key: Self.key)

@@ -79,12 +79,16 @@ struct FullDiskTests {
     let rewind = try #require(ExecutableTests.executable(), "the rewind executable is not built")
     let directory = TemporaryDirectory()
     _ = try writeFixtureLog(directory.path)
-    for command in [["export"], ["timeline"]] {
+    // `report` (outside testing) used to exit 1 naming the log, and to leave its `.partial` file behind.
+    for command in [["export"], ["timeline"], ["report", "--app", "com.example.notes"]] {
       let out = directory.file("out-\(command[0])")
-      let run = try Self.limited(1, rewind, [command[0], directory.path, "-o", out])
+      let run = try Self.limited(
+        1, rewind, [command[0], directory.path] + command.dropFirst() + ["-o", out])
       #expect(run.status == 74, "\(command): \(run.output)")
       #expect(run.output.contains(out) && run.output.contains("File too large"), "\(run.output)")
       #expect(!FileManager.default.fileExists(atPath: out), "no half-written output under its name")
+      #expect(
+        !FileManager.default.fileExists(atPath: out + ".partial"), "\(command): a .partial file was left")
     }
     // Repair on a full disk: the tail cannot be copied to quarantine, so nothing is cut off.
     let segment = directory.path + "/" + segmentFiles(directory.path)[0]

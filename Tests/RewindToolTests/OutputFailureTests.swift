@@ -119,4 +119,52 @@ import Testing
     #expect(try String(contentsOfFile: out, encoding: .utf8).hasPrefix("{"))
     #expect(!FileManager.default.fileExists(atPath: out + ".partial"))
   }
+
+  /// Outside testing: `rewind report -o FILE` keeps the rules of every `-o FILE`. It used to write
+  /// `FILE.partial` and rename it over whatever `FILE` was: a symbolic link and a FIFO were replaced by a
+  /// regular file (and, as root, so was `/dev/null`), and a missing directory exited 1 naming the log.
+  @Test func aReportKeepsTheOutputRules() throws {
+    let directory = TemporaryDirectory()
+    _ = try writeFixtureLog(directory.path)
+    let report = ["report", directory.path, "--app", "com.example.notes", "-o"]
+
+    let target = directory.file("target.txt")
+    try "keep me".write(toFile: target, atomically: false, encoding: .utf8)
+    let link = directory.file("link.rwreport")
+    try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+    let linked = try ExecutableTests.rewind(report + [link])
+    #expect(linked.status == 64 && linked.errors.contains("symbolic link"), "\(linked.errors)")
+    #expect(Self.fileType(link) == S_IFLNK)
+    #expect(try String(contentsOfFile: target, encoding: .utf8) == "keep me")
+
+    let fifo = directory.file("bug.fifo")
+    #expect(mkfifo(fifo, 0o600) == 0)
+    let received = Locked(Data())
+    let readerDone = DispatchSemaphore(value: 0)
+    let reader = Thread {
+      if let handle = FileHandle(forReadingAtPath: fifo) {
+        let data = handle.readDataToEndOfFile()
+        received.withLock { $0 = data }
+      }
+      readerDone.signal()
+    }
+    reader.start()
+    let piped = try ExecutableTests.rewind(report + [fifo])
+    #expect(piped.status == 0, "\(piped.errors)")
+    #expect(readerDone.wait(timeout: .now() + 10) == .success, "the reader saw the end of the report")
+    #expect(Self.fileType(fifo) == S_IFIFO, "the FIFO was replaced")
+    #expect(received.withLock { $0 }.starts(with: Array("RWNDRPRT".utf8)))
+
+    let missing = try ExecutableTests.rewind(report + [directory.file("no-such-directory/bug.rwreport")])
+    #expect(missing.status == 66 && missing.errors.contains("does not exist"), "\(missing.errors)")
+  }
+
+  /// Outside testing: an empty `-o` path is a usage error (it exited 74, "cannot replace").
+  @Test(arguments: [["export"], ["timeline"], ["report", "--app", "com.example.notes"]])
+  func anEmptyOutputPathIsAUsageError(_ command: [String]) throws {
+    let directory = TemporaryDirectory()
+    _ = try writeFixtureLog(directory.path)
+    let result = runTool([command[0], directory.path] + command.dropFirst() + ["-o", ""])
+    #expect(result.status == 64, "\(command): \(result.errors)")
+  }
 }

@@ -15,7 +15,14 @@ public struct Event<Action> {
   public var payload: EventPayload<Action>
   /// The fingerprint of the state after the event, for the events the store fingerprinted (see
   /// ``Fingerprinting``); `nil` for the others.
-  public var fingerprint: RecordedFingerprint?
+  @inlinable
+  public var fingerprint: RecordedFingerprint? {
+    get { fingerprintBox?.fingerprint }
+    set { fingerprintBox = newValue.map(RecordedFingerprintBox.init) }
+  }
+  /// ``fingerprint``, out of line: one event in a thousand or so has one, and inline its 25 bytes grew
+  /// every event an in-memory journal keeps by 24 (a reference is 8).
+  @usableFromInline var fingerprintBox: RecordedFingerprintBox?
   /// The values the reducer drew from recorded dependencies while it applied the action, in order: what
   /// every replay of the event draws again. Empty for most events (see ``RecordedDraw``).
   @inlinable
@@ -49,7 +56,7 @@ public struct Event<Action> {
     self.metadata = metadata
     self.payload = payload
     self.recordedDraws = recordedDraws
-    self.fingerprint = fingerprint
+    self.fingerprintBox = fingerprint.map(RecordedFingerprintBox.init)
   }
 
   /// Creates an event for an app action.

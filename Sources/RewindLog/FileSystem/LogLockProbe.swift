@@ -13,7 +13,7 @@ package enum LogLockProbe {
   /// writing, so nothing holds it. The answer can be stale by the time it is used: an app may open the log
   /// right after; a writer (`FileJournal.repair`) still takes the lock itself.
   package static func isHeld(directory: String) -> Bool {
-    let fd = open(directory + "/LOCK", O_RDONLY | O_CLOEXEC)
+    let fd = open(directory + "/LOCK", O_RDONLY | O_CLOEXEC | O_NONBLOCK)  // a FIFO must not block
     guard fd >= 0 else { return false }
     defer { _ = close(fd) }
     // A shared lock is refused only while someone holds the writer's exclusive one.

@@ -23,7 +23,9 @@ package struct POSIXFileSystem: LogFileSystem {
   }
 
   package func openForReading(_ path: String) throws(IOError) -> any LogFile {
-    let fd = retrying { systemOpen(path, O_RDONLY | O_CLOEXEC, 0) }
+    // O_NONBLOCK: a FIFO where a file was expected opens at once (and reads as empty) instead of waiting
+    // forever for a writer; it changes nothing for a regular file.
+    let fd = retrying { systemOpen(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK, 0) }
     guard fd >= 0 else { throw IOError(operation: "open", path: path, code: errno) }
     return POSIXFile(fd: fd, path: path)
   }

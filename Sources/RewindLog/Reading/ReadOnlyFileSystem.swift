@@ -35,4 +35,6 @@ struct ReadOnlyFileSystem: LogFileSystem {
   }
 }
 
-private func openReadOnly(_ path: String) -> Int32 { open(path, O_RDONLY | O_CLOEXEC) }
+// O_NONBLOCK: opening a FIFO put where a segment or report was expected returns at once (and reads as
+// empty) instead of waiting forever for a writer; it changes nothing for a regular file.
+private func openReadOnly(_ path: String) -> Int32 { open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK) }

@@ -45,6 +45,19 @@ extension ReportBundle {
     log directory: String, key: ChainKey? = nil, from first: UInt64? = nil, through last: UInt64? = nil,
     options: ReportOptions, to path: String
   ) throws -> ReportMetadata {
+    let report = try make(log: directory, key: key, from: first, through: last, options: options)
+    try ReportDraft.write(report.bytes, to: path)
+    return report.metadata
+  }
+
+  /// A bug report of the log in `directory`, as ``write(log:key:from:through:options:to:)`` writes it: its
+  /// metadata and the file's bytes, for a caller that writes them itself (`rewind report` writes them by
+  /// the tool's rules for `-o FILE`).
+  /// - Throws: what ``write(log:key:from:through:options:to:)`` throws, except writing errors.
+  public static func make(
+    log directory: String, key: ChainKey? = nil, from first: UInt64? = nil, through last: UInt64? = nil,
+    options: ReportOptions
+  ) throws -> (metadata: ReportMetadata, bytes: [UInt8]) {
     let reader = try LogReader(directory: directory, key: key)
     let newest = reader.summary.lastSequence
     let upper = min(last ?? newest, newest)
@@ -65,7 +78,9 @@ extension ReportBundle {
       guard let snapshot = snapshots.first(where: { $0.sequence == start - 1 }), let tree = snapshot.state,
         let snapshotCodec = snapshot.codec
       else {
-        let available = snapshots.map { String($0.sequence + 1) }.sorted().joined(separator: ", ")
+        // Where a report can start: after a snapshot, in order, and only inside the log.
+        let available = snapshots.map { $0.sequence + 1 }.filter { $0 <= upper }.sorted()
+          .map(String.init).joined(separator: ", ")
         throw ReportError.cannotReport(
           "no state as of event \(start - 1) to start from: start at event 1"
             + (available.isEmpty ? "" : " or just after a snapshot (at \(available))"))
@@ -104,8 +119,7 @@ extension ReportBundle {
       stateCodec: codec.rawValue, baseFingerprint: nil, redaction: manifest)
     let draft = ReportDraft(
       metadata: metadata, frames: drafted.frames, startState: startState, endState: endState)
-    try draft.write(to: path)
-    return metadata
+    return (metadata, try draft.file.encoded())
   }
 
   /// A state tree in `codec`'s bytes.

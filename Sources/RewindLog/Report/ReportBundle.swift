@@ -133,7 +133,7 @@ public struct ReportBundle: Sendable {
         }
       }
     }
-    guard chain.nextSequence == metadata.lastSequence + 1 else {
+    guard chain.nextSequence - 1 == metadata.lastSequence else {
       throw .damaged(
         "its frames end at event \(chain.nextSequence - 1), its metadata at event \(metadata.lastSequence)")
     }

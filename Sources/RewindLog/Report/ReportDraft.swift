@@ -156,19 +156,26 @@ struct ReportDraft {
     ReportFile(metadata: metadata, baseState: startState, endState: endState, frames: frames)
   }
 
-  /// Writes the report to `path`: to a temporary file beside it, synced, then renamed over it.
-  func write(to path: String, fileSystem: any LogFileSystem = POSIXFileSystem()) throws {
-    let bytes = try file.encoded()
+  /// Writes a report's `bytes` to `path`: to a temporary file beside it, synced, then renamed over it. On
+  /// failure the temporary file is removed, so nothing half-written is left beside `path`.
+  static func write(_ bytes: [UInt8], to path: String, fileSystem: any LogFileSystem = POSIXFileSystem())
+    throws(ReportError)
+  {
     let temporary = path + ".partial"
     do throws(IOError) {
       let handle = try fileSystem.open(temporary, create: true)
       defer { handle.close() }
-      try handle.truncate(to: 0)
-      try handle.write(bytes, at: 0)
-      try handle.sync()
-      try fileSystem.rename(temporary, to: path)
+      do throws(IOError) {
+        try handle.truncate(to: 0)
+        try handle.write(bytes, at: 0)
+        try handle.sync()
+        try fileSystem.rename(temporary, to: path)
+      } catch {
+        try? fileSystem.remove(temporary)
+        throw error
+      }
     } catch {
-      throw ReportError.io(error)
+      throw .io(error)
     }
   }
 }

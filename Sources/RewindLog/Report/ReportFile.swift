@@ -101,6 +101,11 @@ struct ReportFile {
       let first = try reader.u64()
       let time = Int64(bitPattern: try reader.u64())
       let recordCount = try reader.length(unit: 2)
+      // Event numbers start at 1, and the one after a frame's last must be a number too: a crafted
+      // report (its seal is a plain SHA-256 anyone can recompute) must not overflow the arithmetic on them.
+      guard first >= 1, first <= UInt64.max - UInt64(recordCount) else {
+        throw ReportError.damaged("a frame's events are numbered outside 1...\(UInt64.max - 1)")
+      }
       var records: [[UInt8]] = []
       records.reserveCapacity(recordCount)
       for _ in 0..<recordCount { records.append(Array(try reader.bytes(try reader.length()))) }

@@ -39,7 +39,10 @@ public struct ChainVerifier: Sendable {
   /// A walk that continues after `anchor`: a point verified earlier, or a retention cut (its last event and
   /// the chain value after it).
   public init(after anchor: LogAnchor, key: ChainKey? = nil) {
-    self.init(chain: anchor.chain, nextSequence: anchor.sequence + 1, key: key)
+    // An anchor at the last number there is (read from a crafted file) has no successor: the walk then
+    // expects that number again, and the frame-numbering check below refuses any frame that holds it.
+    let next = anchor.sequence == .max ? anchor.sequence : anchor.sequence + 1
+    self.init(chain: anchor.chain, nextSequence: next, key: key)
     head = anchor
   }
 
@@ -68,6 +71,12 @@ public struct ChainVerifier: Sendable {
   }
 
   private func problem(with frame: Frame.Parsed, in bytes: [UInt8]) -> FrameProblem? {
+    // Event numbers start at 1, and the one after a frame's last must be a number too: the numbers come
+    // from a file or a network peer, and the walk's arithmetic on them must not overflow.
+    guard frame.count > 0, frame.firstSequence >= 1, frame.firstSequence <= UInt64.max - UInt64(frame.count)
+    else {
+      return .malformed("a frame numbers its events outside 1...\(UInt64.max - 1)")
+    }
     if frame.firstSequence < nextSequence {
       return .startsBefore(first: frame.firstSequence, count: frame.count, expected: nextSequence)
     }

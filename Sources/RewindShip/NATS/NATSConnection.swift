@@ -126,12 +126,18 @@ package final class NATSConnection: Sendable {
 
   /// Publishes messages in order with one write.
   /// - Throws: ``NATSError/payloadTooLarge(size:maxPayload:)`` before sending anything when one of them is
-  ///   over the server's `max_payload`; the connection's failure otherwise.
+  ///   over the server's `max_payload`, ``NATSError/invalidSubject(_:)`` when its subject or reply subject
+  ///   cannot be sent; the connection's failure otherwise.
   package func publish(_ messages: [NATSOutboundMessage]) throws(NATSError) {
     let limit = maxPayload
     var bytes: [UInt8] = []
     bytes.reserveCapacity(messages.reduce(0) { $0 + $1.size + 128 })
     for message in messages {
+      if let problem = NATSName.subjectProblem(message.subject)
+        ?? message.reply.flatMap(NATSName.subjectProblem)
+      {
+        throw .invalidSubject(problem)
+      }
       guard message.size <= limit else { throw .payloadTooLarge(size: message.size, maxPayload: limit) }
       message.encode(into: &bytes)
     }
@@ -203,6 +209,7 @@ package final class NATSConnection: Sendable {
     throws(NATSError)
     -> UInt64
   {
+    if let problem = NATSName.subjectProblem(subject) { throw .invalidSubject(problem) }
     let sid = state.withLock { state -> UInt64 in
       state.nextSID += 1
       state.subscriptions[state.nextSID] = handler

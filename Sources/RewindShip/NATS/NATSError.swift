@@ -54,6 +54,9 @@ public enum NATSError: Error, Sendable, Hashable, CustomStringConvertible {
   case unknownInbox(subject: String)
   /// Nobody listens on the subject (JetStream: no stream leader, e.g. during an election).
   case noResponders(subject: String)
+  /// A subject that cannot be sent: empty, or holding a space or a control character (which would end the
+  /// protocol line early and let the rest be read as another operation). Refused before anything is sent.
+  case invalidSubject(String)
   /// The server list is empty.
   case noServers
   /// The connection was closed by this client.
@@ -85,6 +88,7 @@ public enum NATSError: Error, Sendable, Hashable, CustomStringConvertible {
       "a message of \(size) bytes is over the server's max_payload of \(maxPayload)"
     case .unknownInbox(let subject): "a reply for an unknown inbox (\(subject)) was dropped"
     case .noResponders(let subject): "no responders on \(subject)"
+    case .invalidSubject(let why): "invalid subject: \(why)"
     case .noServers: "no NATS server to connect to"
     case .closed: "the connection was closed"
     }

@@ -66,11 +66,13 @@ public struct ShipConfiguration: Sendable {
   var problem: String? {
     if servers.isEmpty { return "no server" }
     if window < 1 { return "the window must be at least 1" }
-    if stream.isEmpty || stream.contains(where: { " .*>\t\r\n/\\".contains($0) }) {
-      return "a stream name may not be empty or hold spaces, dots, '*', '>' or slashes"
-    }
-    if let subject, subject.isEmpty || subject.contains(where: { " *>\t\r\n".contains($0) }) {
-      return "a subject may not be empty or hold spaces or wildcards"
+    if let problem = NATSName.problem(stream, kind: "stream") { return problem }
+    if let subject,
+      let problem = NATSName.subjectProblem(subject)
+        ?? (subject.contains(where: { "*>".contains($0) })
+          ? "a subject may not hold wildcards" : nil)
+    {
+      return problem
     }
     if ![1, 3, 5].contains(replicas) { return "replicas must be 1, 3 or 5" }
     return nil

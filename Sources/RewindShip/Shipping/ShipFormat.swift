@@ -220,6 +220,11 @@ package struct ReceivedEvent: Sendable, Hashable {
     guard frameCount > 0, frameFirst <= sequence, sequence - frameFirst < frameCount else {
       throw Problem("the event is not inside the frame its headers name")
     }
+    // Events are numbered from 1, and the one after a frame's last must be a number too: a message in the
+    // stream is untrusted, and the walk does arithmetic on these.
+    guard frameFirst >= 1, frameCount <= UInt64.max - frameFirst else {
+      throw Problem("the frame's events are numbered outside 1...\(UInt64.max - 1)")
+    }
     guard let commit = Int64(try required(ShipFormat.commit)) else {
       throw Problem("ce-rewindcommit is not a number")
     }

@@ -122,6 +122,12 @@ public struct RemoteVerifier: Sendable {
   public func run(progress: ((UInt64, UInt64) -> Void)? = nil) throws(RemoteVerifyError) -> RemoteVerifyReport
   {
     guard !configuration.servers.isEmpty else { throw .invalidConfiguration("no server") }
+    // Both names become part of API subjects: a dot or a space in one would change what is asked for.
+    if let problem = NATSName.problem(configuration.stream, kind: "stream")
+      ?? NATSName.problem(configuration.durableName, kind: "durable consumer")
+    {
+      throw .invalidConfiguration(problem)
+    }
     let client: NATSClient
     do { client = try NATSClient(servers: configuration.servers, options: configuration.connection) } catch {
       throw .nats(error)

@@ -38,7 +38,8 @@ enum ReplayCommand {
         discussion: """
           The verdict is OK, or DIVERGED with the first divergent event: its kind (decode-failure,
           behaviour-change, nondeterminism), type, actor, cause, and the state's difference by path from
-          the nearest recorded state after it. Exit status 1 on a divergence (with --corpus: on any).
+          the nearest recorded state after it. Exit status 1 on a divergence (with --corpus: on any; 66 when
+          DIR holds no recordings).
           examples:
             rewind replay ./log
             rewind replay bug-4711.rwreport --json
@@ -47,6 +48,7 @@ enum ReplayCommand {
           """),
       run: { invocation in
         let arguments = invocation.arguments
+        try checkModes(arguments)
         if let corpus = arguments.value("corpus") {
           return try runCorpus(corpus, debugger: debugger, invocation: invocation)
         }
@@ -59,6 +61,29 @@ enum ReplayCommand {
         if arguments.flag("each") { return try printEach(path, debugger: debugger, invocation: invocation) }
         return try verdict(path, debugger: debugger, invocation: invocation)
       })
+  }
+
+  /// Refuses options of another mode than the one chosen (`--corpus`, `--test-from`, or one PATH): they
+  /// used to be ignored, so `--junit F` without `--corpus` left a CI job without the file it asked for, and
+  /// `--through M` without `--test-from` replayed everything.
+  static func checkModes(_ arguments: ParsedArguments) throws(UsageError) {
+    let corpus = arguments.value("corpus") != nil
+    let test = arguments.value("test-from") != nil
+    if corpus && test { throw UsageError("--corpus and --test-from cannot be combined") }
+    if corpus, let path = arguments.positionals.first {
+      throw UsageError("--corpus DIR replays every recording in DIR; give no PATH ('\(path)')")
+    }
+    let given = { (name: String) in arguments.values[name] != nil || arguments.flag(name) }
+    let exclusive: [(mode: String, chosen: Bool, options: [String])] = [
+      ("--corpus", corpus, ["junit", "report", "workers"]),
+      ("--test-from", test, ["through", "output", "name", "import", "reducer", "history"]),
+      ("a single PATH, not with --corpus or --test-from", !corpus && !test, ["to", "each"]),
+      ("a single PATH", !corpus, ["key-file"]),
+      ("a replay, not with --test-from", !test, ["json", "determinism"]),
+    ]
+    for (mode, chosen, options) in exclusive where !chosen {
+      if let option = options.first(where: given) { throw UsageError("--\(option) applies only to \(mode)") }
+    }
   }
 
   /// Replays with fingerprint checks; prints the verdict and the final state.
@@ -129,6 +154,11 @@ enum ReplayCommand {
     let corpus = try debugger.replayCorpus(
       directory, workers: workers ?? ProcessInfo.processInfo.activeProcessorCount,
       checkingDeterminism: arguments.flag("determinism"))
+    // A CI job pointed at the wrong folder must not pass by replaying nothing.
+    guard !corpus.outcomes.isEmpty else {
+      throw ToolError.noInput(
+        path: directory, cause: "it holds no recordings (log directories or *.rwreport files)")
+    }
     if let path = arguments.value("junit") {
       try OutputFile.write(corpus.junitXML, to: path)
     }

@@ -32,11 +32,11 @@ enum ReportCommand {
     guard let path = arguments.value("output") else { throw UsageError("give the report file: -o FILE") }
     let options = ReportOptions(
       app: app, build: arguments.value("build") ?? "unknown", note: arguments.value("note"))
-    let metadata: ReportMetadata
+    let report: (metadata: ReportMetadata, bytes: [UInt8])
     do {
-      metadata = try ReportBundle.write(
+      report = try ReportBundle.make(
         log: invocation.directory, key: try KeyFile.key(arguments), from: try arguments.unsigned("from"),
-        through: try arguments.unsigned("through"), options: options, to: path)
+        through: try arguments.unsigned("through"), options: options)
     } catch let error as ReportError {
       throw ToolError.damaged(path: invocation.directory, cause: error.description)
     } catch let error as ToolError {
@@ -46,6 +46,10 @@ enum ReportCommand {
     } catch {
       throw ToolError.reading(invocation.directory, error)
     }
+    // By the rules of every `-o FILE`: a device is written in place, never replaced; a symbolic link is
+    // refused; a failed write exits 74 naming the file and leaves nothing half-written under its name.
+    try OutputFile.write(report.bytes, to: path)
+    let metadata = report.metadata
     invocation.output.line(
       "wrote \(path): events \(metadata.firstSequence)...\(metadata.lastSequence) of log \(metadata.logID)")
     return .ok

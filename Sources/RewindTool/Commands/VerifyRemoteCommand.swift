@@ -45,7 +45,8 @@ enum VerifyRemoteCommand {
     } catch {
       bar.finish()
       switch error {
-      case .keyRequired, .notKeyed: throw ToolError.usage(UsageError(error.description))
+      case .keyRequired, .notKeyed, .invalidConfiguration:
+        throw ToolError.usage(UsageError(error.description))
       case .noStream: throw ToolError.noInput(path: stream, cause: error.description)
       default: throw ToolError.io(path: stream, cause: error.description)
       }

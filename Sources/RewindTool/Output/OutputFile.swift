@@ -26,6 +26,8 @@ final class OutputFile {
 
   /// Opens `path` for a command's output, as described above.
   static func open(_ path: String) throws(ToolError) -> OutputFile {
+    // An empty path would write `.partial` in the working directory, then fail to rename it.
+    guard !path.isEmpty else { throw .usage(UsageError("the output file's path is empty")) }
     var info = stat()
     if lstat(path, &info) == 0 {
       switch info.st_mode & S_IFMT {
@@ -140,9 +142,14 @@ private func renameFile(_ source: String, _ destination: String) -> Int32 { rena
 extension OutputFile {
   /// Writes `text` to `path` as a command's `-o FILE` output: whole or not at all (see ``open(_:)``).
   static func write(_ text: String, to path: String) throws(ToolError) {
+    try write(Array(text.utf8), to: path)
+  }
+
+  /// Writes `bytes` to `path` as a command's `-o FILE` output: whole or not at all (see ``open(_:)``).
+  static func write(_ bytes: [UInt8], to path: String) throws(ToolError) {
     let file = try open(path)
     do {
-      try file.write(Array(text.utf8))
+      try file.write(bytes)
       try file.commit()
     } catch {
       file.abandon()

@@ -109,6 +109,67 @@ private let options = ReportOptions(app: "com.example.notes", build: "notes 1.0 
     }
   }
 
+  /// Outside testing: a crafted report (its seal recomputed, as anyone can) whose events are numbered up
+  /// to the largest number is refused as damaged; the arithmetic on its numbers used to overflow and trap.
+  @Test func eventNumbersAtTheEndOfTheRangeAreRefused() throws {
+    let directory = TemporaryDirectory()
+    _ = try writeNotesLog(directory.path, count: 6)
+    let path = directory.file("bug.rwreport")
+    try ReportBundle.write(log: directory.path, from: 1, options: options, to: path)
+    let original = try ReportFile.parse(try [UInt8](Data(contentsOf: URL(fileURLWithPath: path))))
+    for first: UInt64 in [.max, .max - 1, 0] {
+      var file = original
+      file.frames[0].firstSequence = first
+      #expect(throws: ReportError.self, "a first frame from \(first)") {
+        try ReportBundle.verify(try file.encoded(), expecting: expectation)
+      }
+    }
+    // A frame chained correctly from its anchor, ending just before the largest number, under metadata
+    // that claims the report ends at it.
+    var file = original
+    let count = UInt64(file.frames[0].records.count)
+    let anchor = SHA256.hash(Array("anchor".utf8))
+    file.metadata.anchorSequence = .max - count - 1
+    file.metadata.anchorChain = anchor.description
+    file.metadata.firstSequence = .max - count
+    file.metadata.lastSequence = .max
+    file.frames = [file.frames[0]]
+    file.frames[0].firstSequence = .max - count
+    file.frames[0] = file.frames[0].chained(after: anchor)
+    #expect(throws: ReportError.self) { try ReportBundle.verify(try file.encoded(), expecting: expectation) }
+  }
+
+  /// Outside testing: a report that cannot be written (here its path is a directory, so the final rename
+  /// fails) leaves no `.partial` file beside its path.
+  @Test func aFailedWriteLeavesNoPartialFile() throws {
+    let directory = TemporaryDirectory()
+    _ = try writeNotesLog(directory.path, count: 6)
+    let output = TemporaryDirectory()
+    let path = output.file("bug.rwreport")
+    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+    #expect {
+      try ReportBundle.write(log: directory.path, from: 1, options: options, to: path)
+    } throws: { error in
+      guard case .io? = error as? ReportError else { return false }
+      return true
+    }
+    #expect(!FileManager.default.fileExists(atPath: path + ".partial"))
+  }
+
+  /// Outside testing: the starts a refusal offers are in numeric order and inside the log (it listed
+  /// "202, 51" for a log of 201 events with snapshots at 50 and 201).
+  @Test func theStartsOfferedAreInOrderAndInsideTheLog() throws {
+    let directory = TemporaryDirectory()
+    _ = try writeNotesLog(directory.path, count: 105)
+    #expect {
+      try ReportBundle.write(
+        log: directory.path, from: 20, options: options, to: directory.file("bug.rwreport"))
+    } throws: { error in
+      guard case .cannotReport(let reason)? = error as? ReportError else { return false }
+      return reason.hasSuffix("(at 16, 31, 46, 61, 76, 91)")
+    }
+  }
+
   @Test func anotherAppsReportIsRefused() throws {
     let directory = TemporaryDirectory()
     _ = try writeNotesLog(directory.path, count: 6)

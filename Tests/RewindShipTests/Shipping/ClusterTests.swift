@@ -7,7 +7,8 @@ import Testing
 
 /// A three-node JetStream cluster on loopback with an R3 stream: the stream leader is killed with kill -9
 /// while events are shipped, then (with it back) a follower. Shipping resumes by itself; the time from
-/// each kill to the next acknowledgement is printed. Slow by nature (an election takes 4–9 s), so one test.
+/// each kill to the next acknowledgement is printed; and a real server's lame-duck mode. Slow by nature (an
+/// election takes 4–9 s).
 @Suite struct ClusterTests {
   /// The stream's leader and its replicas' state, asked of any live server.
   static func placement(_ cluster: NATSCluster, _ stream: String) -> JetStreamStreamInfo.Cluster? {
@@ -91,6 +92,53 @@ import Testing
     let report = try RemoteVerifier(
       configuration: RemoteVerifyConfiguration(
         servers: [live.address], stream: stream, requestTimeout: .seconds(30))
+    ).run()
+    #expect(report.isIntact && report.verifiedEvent == last && report.streamLastSequence == last, "\(report)")
+  }
+
+  /// The server the shipper is connected to (the first configured: a round starts there) is put in
+  /// lame-duck mode by `SIGUSR2`, as an operator's `nats-server --signal ldm` does, while events are
+  /// appended and shipped: it announces it (`INFO` with `ldm`), closes its clients after a grace period of
+  /// a second and exits. Shipping goes on through the other servers and the stream holds every event
+  /// once, in order, its chain intact.
+  @Test func aServerInLameDuckModeLosesNothing() throws {
+    guard NATSServerProcess.available() else { return }
+    // 30 s is the least duration 2.9 accepts; with one client the server closes it after the grace period.
+    let cluster = try NATSCluster(extra: "lame_duck_duration: \"30s\"\nlame_duck_grace_period: \"1s\"")
+    try cluster.start()
+    let log = TemporaryDirectory()
+    try appendEvents(log.path, 1...20)
+    let appender = Appender(directory: log.path, pause: 0.002, seed: 0x1D_0031)
+    let stream = streamName()
+    var configuration = testConfiguration(cluster.addresses, stream: stream, window: 64, replicas: 3)
+    configuration.backoff = NATSBackoff(initial: .milliseconds(50), maximum: .milliseconds(500))
+    let shipper = try Shipper(directory: log.path, configuration: configuration)
+    shipper.start()
+    defer { shipper.stop() }
+    try #require(shipper.waitUntilShipped(through: 200, timeout: .seconds(60)), "\(shipper.progress)")
+
+    let duck = cluster.servers[0]
+    duck.kill(SIGUSR2)
+    let exited = ContinuousClock().now + .seconds(40)
+    while duck.pid != nil, ContinuousClock().now < exited {
+      Thread.sleep(forTimeInterval: 0.05)  // waits for the lame duck to close its clients and exit
+    }
+    try #require(duck.pid == nil, "the server did not leave lame-duck mode: \(duck.logTail)")
+    #expect(duck.logTail.contains("Entering lame duck mode"), "\(duck.logTail)")
+    let progress = shipper.progress
+    let published = progress.shippedThrough + UInt64(progress.inFlight)
+    #expect(
+      shipper.waitUntilShipped(through: published + 1, timeout: .seconds(60)),
+      "no acknowledgement after the lame duck left: \(shipper.progress)")
+
+    let last = try appender.stop()
+    #expect(shipper.waitUntilShipped(through: last, timeout: .seconds(60)), "\(shipper.progress)")
+    #expect(shipper.progress.lastError?.isFatal != true)
+    try duck.start()
+    Self.waitUntilReplicasAreCurrent(cluster, stream)
+    let report = try RemoteVerifier(
+      configuration: RemoteVerifyConfiguration(
+        servers: [duck.address], stream: stream, requestTimeout: .seconds(30))
     ).run()
     #expect(report.isIntact && report.verifiedEvent == last && report.streamLastSequence == last, "\(report)")
   }

@@ -15,13 +15,15 @@ import Testing
 /// Without `nats-server` a test prints a note and passes, unless `REWIND_REQUIRE_NATS=1` (set by
 /// `Scripts/check.sh`), where it fails.
 final class NATSServerProcess: @unchecked Sendable {
-  // @unchecked: `process` is replaced only by `start()`/`restart()`, which a test calls from one task.
+  // @unchecked: `process` and `watchdog` change only in `start()` and `kill()`, which a test calls from one task.
   let name: String
   let port: UInt16
   let clusterPort: UInt16?
   let store: TemporaryDirectory
   let configPath: String
   private var process: Process?
+  /// A shell that kills the server when this process dies, however it dies (see ``watch(_:)``).
+  private var watchdog: (process: Process, pipe: Pipe)?
   private let log: String
 
   /// The server's address.
@@ -109,7 +111,39 @@ final class NATSServerProcess: @unchecked Sendable {
     process.standardError = FileHandle.nullDevice
     try process.run()
     self.process = process
+    try watch(process.processIdentifier)
     if waitingUntilReady { try waitUntilReady() }
+  }
+
+  /// Starts a shell that waits on a pipe only this process writes to and kills server `pid` when the
+  /// pipe ends: when this test process exits or is killed (a crash, a timeout, `kill -9` of the test run),
+  /// the kernel closes the pipe, so no server outlives the tests that started it and holds its ports and
+  /// its JetStream directory for the next run.
+  private func watch(_ pid: Int32) throws {
+    stopWatching()
+    let pipe = Pipe()
+    // Only this process may hold the write end: a server or another watchdog spawned later must not
+    // inherit it, or the pipe would outlive this process.
+    _ = fcntl(pipe.fileHandleForWriting.fileDescriptor, F_SETFD, FD_CLOEXEC)
+    let shell = Process()
+    shell.executableURL = URL(fileURLWithPath: "/bin/sh")
+    shell.arguments = ["-c", "read _; kill -9 \(pid) 2> /dev/null", "nats-watchdog"]
+    shell.standardInput = pipe
+    shell.standardOutput = FileHandle.nullDevice
+    shell.standardError = FileHandle.nullDevice
+    try shell.run()
+    watchdog = (shell, pipe)
+  }
+
+  /// Ends the watchdog without letting it signal anything (the server has ended or is about to be
+  /// killed here, and its pid may be reused).
+  private func stopWatching() {
+    guard let watchdog else { return }
+    if watchdog.process.isRunning {
+      sendSignal(watchdog.process.processIdentifier, SIGKILL)
+      watchdog.process.waitUntilExit()
+    }
+    self.watchdog = nil
   }
 
   /// Waits (up to 20 s) until a client can connect.
@@ -132,8 +166,10 @@ final class NATSServerProcess: @unchecked Sendable {
   /// Sends `signal` (SIGKILL by default) and waits for the process to end.
   func kill(_ signal: Int32 = SIGKILL) {
     guard let process, process.isRunning else { return }
+    let ending = signal == SIGKILL || signal == SIGTERM || signal == SIGINT
+    if ending { stopWatching() }
     sendSignal(process.processIdentifier, signal)
-    if signal == SIGKILL || signal == SIGTERM || signal == SIGINT { process.waitUntilExit() }
+    if ending { process.waitUntilExit() }
   }
 
   /// The end of the server's log, for failure messages.
@@ -142,7 +178,10 @@ final class NATSServerProcess: @unchecked Sendable {
     return String(text.suffix(1500))
   }
 
-  deinit { kill() }
+  deinit {
+    kill()
+    stopWatching()
+  }
 }
 
 /// A server that could not be started.

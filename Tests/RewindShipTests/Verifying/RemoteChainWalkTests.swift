@@ -130,3 +130,30 @@ import Testing
     #expect(throws: RemoteChainWalk.Refusal.notKeyed) { try Self.walk(Self.messages(plain.path), key: key) }
   }
 }
+
+/// Outside testing: a message whose headers number its event at the ends of the range (0, or the largest
+/// number, where the walk's `+ 1` would overflow) is named as forged, not a crash of the verifier.
+@Suite struct RemoteChainWalkNumberingTests {
+  /// The first message of an intact stream, renumbered as event `sequence` of a one-event frame.
+  static func renumbered(_ sequence: UInt64) throws -> [(headers: NATSHeaders, payload: [UInt8])] {
+    let log = TemporaryDirectory()
+    try appendEvents(log.path, 1...3, perFrame: 1)
+    var messages = try RemoteChainWalkTests.messages(log.path)
+    let logID = try #require(messages[0].headers[ShipFormat.messageID]?.split(separator: ":").first)
+    messages[0].headers.fields = messages[0].headers.fields.map { field in
+      switch field.name {
+      case ShipFormat.messageID: .init(field.name, "\(logID):\(sequence)")
+      case ShipFormat.sequence: .init(field.name, ShipFormat.padded(sequence))
+      case ShipFormat.frame: .init(field.name, String(sequence))
+      default: field
+      }
+    }
+    return messages
+  }
+
+  @Test(arguments: [UInt64.max, 0])
+  func anEventNumberedAtTheEndsOfTheRangeIsForged(sequence: UInt64) throws {
+    let finding = try RemoteChainWalkTests.walk(Self.renumbered(sequence))
+    #expect(finding?.kind == .forged && finding?.streamSequence == 1, "\(String(describing: finding))")
+  }
+}

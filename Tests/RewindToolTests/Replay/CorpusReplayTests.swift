@@ -72,6 +72,52 @@ private enum OldNote: Codable, Sendable {
     #expect(error.contains("segment-"))
   }
 
+  /// Outside testing: an option of another mode used to be ignored (exit 0): `--junit` without `--corpus`
+  /// wrote no file, `--through` without `--test-from` replayed everything. Each is a usage error now.
+  @Test func optionsOfAnotherModeAreUsageErrors() throws {
+    let directory = TemporaryDirectory()
+    try writeFixtureLog(directory.file("log"), count: 10, snapshotEvery: nil)
+    let log = directory.file("log")
+    let output = directory.file("out.xml")
+    let refused: [[String]] = [
+      [log, "--junit", output], [log, "--report", output], [log, "--workers", "2"], [log, "--through", "3"],
+      [log, "--name", "Session"], [log, "-o", output], [log, "--import", "Notes"],
+      ["--corpus", directory.path, log], ["--corpus", directory.path, "--to", "3"],
+      ["--corpus", directory.path, "--each"],
+      ["--corpus", directory.path, "--test-from", "1", "--through", "2"],
+      ["--corpus", directory.path, "--key-file", output],
+      [log, "--test-from", "1", "--through", "2", "--json"],
+    ]
+    for arguments in refused {
+      let result = runTool(["replay"] + arguments, tool: debugger.commandLine)
+      #expect(result.status == 64, "\(arguments): \(result.errors)")
+    }
+    #expect(!FileManager.default.fileExists(atPath: output))
+    // What each mode takes is still accepted.
+    #expect(runTool(["replay", log, "--to", "3", "--json"], tool: debugger.commandLine).status == 0)
+    #expect(runTool(["replay", log, "--each", "--json"], tool: debugger.commandLine).status == 0)
+    #expect(
+      runTool(
+        ["replay", "--corpus", directory.path, "--junit", output, "--json"], tool: debugger.commandLine
+      )
+      .status == 0)
+    #expect(FileManager.default.fileExists(atPath: output))
+  }
+
+  /// A corpus folder with nothing to replay (a CI job given the wrong path) fails instead of passing.
+  @Test func aCorpusWithNoRecordingsFails() throws {
+    let directory = TemporaryDirectory()
+    try "not a log".write(toFile: directory.file("notes.txt"), atomically: true, encoding: .utf8)
+    try FileManager.default.createDirectory(
+      atPath: directory.file("empty"), withIntermediateDirectories: true)
+    let output = directory.file("out.xml")
+    let result = runTool(
+      ["replay", "--corpus", directory.path, "--junit", output], tool: debugger.commandLine)
+    #expect(result.status == 66, "\(result.errors)")
+    #expect(result.errors.contains("no recordings"), "\(result.errors)")
+    #expect(!FileManager.default.fileExists(atPath: output))
+  }
+
   @Test func theCommandWritesJUnitAndJSONAndFailsOnAnyDivergence() throws {
     let directory = TemporaryDirectory()
     try makeCorpus(directory)
