@@ -1,6 +1,6 @@
-// What Swift cannot say itself: for the Rewind module a C builtin, a thread variable, and calls into the
-// value witnesses of an enum type (the functions the Swift runtime's own reflection uses to read an enum's
-// case); for RewindLog the processor's SHA-256 and CRC-32C instructions.
+// What Swift cannot say itself: for the Rewind module a C builtin, a thread variable, a tree node's digest
+// slot, and calls into the value witnesses of an enum type (the functions the Swift runtime's own
+// reflection uses to read an enum's case); for RewindLog the processor's SHA-256 and CRC-32C instructions.
 #ifndef CREWIND_H
 #define CREWIND_H
 
@@ -34,6 +34,27 @@ extern _Thread_local void *rewind_current_draw_session __attribute__((tls_model(
 static inline void *rewind_draw_session(void) { return rewind_current_draw_session; }
 
 static inline void rewind_set_draw_session(void *session) { rewind_current_draw_session = session; }
+
+// The digest slot of a persistent tree node (Rewind's TreeNode+Digest.swift): the address of the node's
+// cached digest lanes, its lowest bit set while they are valid. In C so that the operations stay one
+// call each in the Swift optimizer's view of the tree's descents (Synchronization's `Atomic` inlined
+// there made them too big to be inlined themselves) and a few instructions each once compiled.
+
+/// The slot's word, loaded with acquiring order.
+static inline uintptr_t rewind_digest_slot_load(const uintptr_t *slot) {
+  return __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+}
+
+/// Clears the valid bit, keeping the address. Only for a node referenced by one owner, which nothing else
+/// reads meanwhile: a relaxed load and store, no read-modify-write.
+static inline void rewind_digest_slot_invalidate(uintptr_t *slot) {
+  __atomic_store_n(slot, __atomic_load_n(slot, __ATOMIC_RELAXED) & ~(uintptr_t)1, __ATOMIC_RELAXED);
+}
+
+/// Replaces the word `expected` with `desired` (acquiring and releasing); 0 when the slot held another.
+static inline int rewind_digest_slot_replace(uintptr_t *slot, uintptr_t expected, uintptr_t desired) {
+  return __atomic_compare_exchange_n(slot, &expected, desired, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+}
 
 // The value witness table of a type, as the Swift ABI lays it out (swift/ABI/ValueWitness.def): the
 // common witnesses, then, when the flags say so, the three enum witnesses. Its address is the word

@@ -1,11 +1,12 @@
 /// The arithmetic under every state fingerprint: two polynomial hashes modulo the Mersenne prime
 /// 2⁶¹ − 1 over a stream of 64-bit words, each word first scrambled by a bijective mixer.
 ///
-/// A lane holds `h = Σ xᵢ · r^(n−1−i) mod p` over the scrambled words `xᵢ`. That form is what would let a
+/// A lane holds `h = Σ xᵢ · r^(n−1−i) mod p` over the scrambled words `xᵢ`. That form is what lets a
 /// persistent collection digest only what changed: the lanes of a concatenation are those of its parts,
-/// `h(A ++ B) = h(A) · r^|B| + h(B)`, so a tree node could combine its children's cached lanes whatever
-/// the tree's shape, and two trees holding the same elements give the same digest however they were
-/// built. (Nodes do not cache lanes yet: a fingerprint digests every element.)
+/// `h(A ++ B) = h(A) · r^|B| + h(B)`, so a tree node combines its children's cached lanes whatever the
+/// tree's shape, and two trees holding the same elements give the same digest however they were built.
+/// Each node caches the lanes of its subtree (`TreeNode+Digest.swift`): a fingerprint after a one-row
+/// edit digests the changed row's leaf and combines the lanes of the nodes on its path.
 ///
 /// Not a cryptographic hash. A fingerprint only has to make two different states unlikely to look equal
 /// by accident: for words that differ, each lane agrees with probability about 1/p, both lanes about

@@ -60,6 +60,49 @@ extension PersistentTree {
   }
 }
 
+extension PersistentTree where Value: Encodable {
+  /// Checks that every cached digest (`TreeNode+Digest.swift`) equals the lanes recomputed from the
+  /// elements of its subtree, caches ignored; traps when one marked valid is not. A digest is marked stale
+  /// where a node is made writable; a node changed without passing there would be caught here, after the
+  /// mutation.
+  ///
+  /// O(n) encodings when any node holds a cache; O(number of nodes) when none does.
+  @usableFromInline
+  func checkDigests() {
+    func anyCached(_ node: TreeNode<Value>) -> Bool {
+      if node.cachedDigest != nil { return true }
+      if node.isLeaf { return false }
+      return (0..<node.width).contains { anyCached(node.child(at: $0)) }
+    }
+    guard anyCached(root) else { return }
+    // The lanes of `node`'s subtree from its elements; `nil` when one does not encode, and then nothing
+    // above it may hold a cache (a digest that throws caches nothing).
+    func recompute(_ node: TreeNode<Value>) -> DigestLanes? {
+      var lanes = DigestLanes()
+      var encodes = true
+      if node.isLeaf {
+        for index in 0..<node.width {
+          guard let digest = try? CanonicalEncoder.fingerprint(of: unsafe node.slots[index]) else {
+            encodes = false
+            break
+          }
+          CanonicalValue.append(element: digest, to: &lanes)
+        }
+      } else {
+        for index in 0..<node.width {
+          if let child = recompute(node.child(at: index)) { lanes.append(child) } else { encodes = false }
+        }
+      }
+      let recomputed = encodes ? lanes : nil
+      if let cached = node.cachedDigest {
+        precondition(cached == recomputed, "PersistentTree: a cached digest unlike its subtree's")
+      }
+      return recomputed
+    }
+    _ = recompute(root)
+  }
+}
+
 extension TreeNode {
   /// Checks the rules of borrowing copies (``UnmanagedNode``, rules 4 to 8): a lender of the same kind
   /// and width that borrows nothing itself, borrowed bits within the width, borrowed entries whose bytes

@@ -109,6 +109,7 @@ struct PersistentTree<Value> {
         let index = node.firstIndex(ofKeyAtLeast: key)
         if index == node.width { return nil }
         base &+= node.start(ofChild: index)
+        node.invalidateDigest()
         node.makeChildWritable(index)
         return index
       },
@@ -142,6 +143,7 @@ struct PersistentTree<Value> {
         return nil
       }
       if index == node.width { return nil }
+      node.invalidateDigest()
       node.makeChildWritable(index)
       return unsafe node.descendingChild(index, prefetching: prefetching)
     }) {
@@ -162,6 +164,7 @@ struct PersistentTree<Value> {
         let (index, inner) = node.child(containing: offset)
         base &+= offset &- inner
         offset = inner
+        node.invalidateDigest()
         node.makeChildWritable(index)
         return index
       },
@@ -258,13 +261,14 @@ struct PersistentTree<Value> {
   // MARK: Changing values in place
 
   /// Makes the root referenced by this tree alone and owner of all its entries, so that its shape may
-  /// change.
+  /// change; its cached digest is marked stale.
   @inlinable
   mutating func makeRootUnique() {
     if !isKnownUniquelyReferenced(&root) {
       root = TreeNode.make(copying: root)
     } else {
       root.ownAll()
+      root.invalidateDigest()
     }
   }
 

@@ -34,9 +34,9 @@ final class TreeNode<Value>: ManagedBuffer<Void, UInt64> {
   @inlinable
   static var innerSlotCount: Int { innerCapacity &+ 1 }
 
-  /// Where the entries start in the tail: after the ``TreeNodeHead``.
+  /// Where the entries start in the tail: after the ``TreeNodeHead`` and the digest slot.
   @inlinable
-  static var entriesOffset: Int { 32 }
+  static var entriesOffset: Int { 40 }
 
   /// Where a leaf's values start in `storage`, relative to its keys: after them, aligned for `Value`
   /// (the tail itself is 8-aligned; a more aligned `Value` is placed by ``slots`` at run time).
@@ -136,6 +136,7 @@ final class TreeNode<Value>: ManagedBuffer<Void, UInt64> {
     let storage = unsafe node.storage
     unsafe node.tail.bindMemory(to: TreeNodeHead.self, capacity: 1)
       .initialize(to: TreeNodeHead(isLeaf: leaf, isKeyed: keyed, hasLeafChildren: !leaf && leafChildren))
+    node.initializeDigestSlot()
     if leaf {
       unsafe storage.bindMemory(to: UInt64.self, capacity: leafSlotCount)
       unsafe UnsafeMutableRawPointer(node.slots).bindMemory(to: Value.self, capacity: leafSlotCount)
@@ -215,6 +216,7 @@ final class TreeNode<Value>: ManagedBuffer<Void, UInt64> {
     // runtime calls the one in its metadata), so a loop here paid a generic call per element: about 50
     // instructions each, a sixth of what dropping an undo step cost. Children are released one by one
     // without it (`releaseChildren(_:)`).
+    unsafe freeCachedDigest(inTail: tail)
     if isBorrowing {
       releaseBorrowingEntries()
     } else if isLeaf {
@@ -345,13 +347,17 @@ final class TreeNode<Value>: ManagedBuffer<Void, UInt64> {
 
   /// Makes child `index` referenced by this node alone and owner of all its entries, copying it if it
   /// is shared: what a change to the child's shape (an insertion, a removal) needs. This node must own
-  /// its entries (see ``ownAll()``).
+  /// its entries (see ``ownAll()``). The child's cached digest is marked stale: it is about to change.
   @inlinable
   func makeChildUnique(_ index: Int) {
     if unsafe !isKnownUniquelyReferenced(&childSlots[index]) {
       unsafe childSlots[index] = TreeNode.make(copying: childSlots[index])
     } else {
-      unsafe childSlots[index].ownAll()
+      let child = unsafe unmanagedChild(index)
+      unsafe child.withNode { child in
+        child.ownAll()
+        child.invalidateDigest()
+      }
     }
   }
 
@@ -416,6 +422,10 @@ struct TreeNodeHead {
     unsafe (width, self.isLeaf, self.isKeyed, borrowed, lender) = (0, isLeaf, isKeyed, 0, nil)
     unsafe self.hasLeafChildren = hasLeafChildren
   }
+
+  /// Where a node's cached digest is kept in its tail: after the head (see `TreeNode+Digest.swift`).
+  @inlinable
+  static var digestOffset: Int { 32 }
 }
 
 /// Where a descent of a ``PersistentTree`` ended: a leaf's keys and values, its width, the position of its
