@@ -29,6 +29,21 @@ import Testing
     return (process.terminationStatus, String(decoding: data, as: UTF8.self))
   }
 
+  /// Reads the FIFO at `path` to its end on a thread of its own: what it received, and a semaphore
+  /// signalled once the writer has closed it.
+  static func readToEnd(_ path: String) -> (Locked<Data>, DispatchSemaphore) {
+    let received = Locked(Data())
+    let done = DispatchSemaphore(value: 0)
+    Thread {
+      if let handle = FileHandle(forReadingAtPath: path) {
+        let data = handle.readDataToEndOfFile()
+        received.withLock { $0 = data }
+      }
+      done.signal()
+    }.start()
+    return (received, done)
+  }
+
   static func fileType(_ path: String) -> mode_t? {
     var info = stat()
     return lstat(path, &info) == 0 ? info.st_mode & S_IFMT : nil
@@ -76,16 +91,7 @@ import Testing
     _ = try writeFixtureLog(directory.path)
     let fifo = directory.file("out.fifo")
     #expect(mkfifo(fifo, 0o600) == 0)
-    let received = Locked(Data())
-    let readerDone = DispatchSemaphore(value: 0)
-    let reader = Thread {
-      if let handle = FileHandle(forReadingAtPath: fifo) {
-        let data = handle.readDataToEndOfFile()
-        received.withLock { $0 = data }
-      }
-      readerDone.signal()
-    }
-    reader.start()
+    let (received, readerDone) = Self.readToEnd(fifo)
     let run = try ExecutableTests.rewind([command, directory.path, "-o", fifo])
     #expect(run.status == 0, "\(run.errors)")
     // The reader ends at the end of file, once the tool has closed the FIFO.
@@ -139,16 +145,7 @@ import Testing
 
     let fifo = directory.file("bug.fifo")
     #expect(mkfifo(fifo, 0o600) == 0)
-    let received = Locked(Data())
-    let readerDone = DispatchSemaphore(value: 0)
-    let reader = Thread {
-      if let handle = FileHandle(forReadingAtPath: fifo) {
-        let data = handle.readDataToEndOfFile()
-        received.withLock { $0 = data }
-      }
-      readerDone.signal()
-    }
-    reader.start()
+    let (received, readerDone) = Self.readToEnd(fifo)
     let piped = try ExecutableTests.rewind(report + [fifo])
     #expect(piped.status == 0, "\(piped.errors)")
     #expect(readerDone.wait(timeout: .now() + 10) == .success, "the reader saw the end of the report")

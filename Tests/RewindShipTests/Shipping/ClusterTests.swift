@@ -48,21 +48,37 @@ import Testing
     return (published, ContinuousClock().now - start)
   }
 
-  @Test func killingTheLeaderThenAFollowerLosesNothing() throws {
-    guard NATSServerProcess.available() else { return }
-    let cluster = try NATSCluster()
+  /// Starts `cluster`, a log of 20 events that an appender keeps growing, and a shipper of it to a new R3
+  /// stream; returns once the first 200 events are shipped. The log directory lives as long as the caller
+  /// keeps it.
+  static func startShipping(to cluster: NATSCluster, seed: UInt64, label: String = #function) throws -> (
+    log: TemporaryDirectory, appender: Appender, stream: String, shipper: Shipper
+  ) {
     try cluster.start()
     let log = TemporaryDirectory()
     try appendEvents(log.path, 1...20)
-    let appender = Appender(directory: log.path, pause: 0.002, seed: 0xC1_0031)
-    let stream = streamName()
+    let appender = Appender(directory: log.path, pause: 0.002, seed: seed)
+    let stream = streamName(label)
     var configuration = testConfiguration(cluster.addresses, stream: stream, window: 64, replicas: 3)
     configuration.backoff = NATSBackoff(initial: .milliseconds(50), maximum: .milliseconds(500))
     let shipper = try Shipper(directory: log.path, configuration: configuration)
     shipper.start()
-    defer { shipper.stop() }
     // The cluster elects its JetStream leader first; the shipper retries until the stream exists.
-    try #require(shipper.waitUntilShipped(through: 200, timeout: .seconds(60)), "\(shipper.progress)")
+    guard shipper.waitUntilShipped(through: 200, timeout: .seconds(60)) else {
+      shipper.stop()
+      throw ServerProblem("the first 200 events were not shipped within 60 s: \(shipper.progress)")
+    }
+    return (log, appender, stream, shipper)
+  }
+
+  @Test func killingTheLeaderThenAFollowerLosesNothing() throws {
+    guard NATSServerProcess.available() else { return }
+    let cluster = try NATSCluster()
+    let (log, appender, stream, shipper) = try Self.startShipping(to: cluster, seed: 0xC1_0031)
+    defer {
+      shipper.stop()
+      withExtendedLifetime(log) {}
+    }
 
     let leaderName = try #require(Self.placement(cluster, stream)?.leader)
     let leader = try #require(cluster.server(named: leaderName))
@@ -105,17 +121,11 @@ import Testing
     guard NATSServerProcess.available() else { return }
     // 30 s is the least duration 2.9 accepts; with one client the server closes it after the grace period.
     let cluster = try NATSCluster(extra: "lame_duck_duration: \"30s\"\nlame_duck_grace_period: \"1s\"")
-    try cluster.start()
-    let log = TemporaryDirectory()
-    try appendEvents(log.path, 1...20)
-    let appender = Appender(directory: log.path, pause: 0.002, seed: 0x1D_0031)
-    let stream = streamName()
-    var configuration = testConfiguration(cluster.addresses, stream: stream, window: 64, replicas: 3)
-    configuration.backoff = NATSBackoff(initial: .milliseconds(50), maximum: .milliseconds(500))
-    let shipper = try Shipper(directory: log.path, configuration: configuration)
-    shipper.start()
-    defer { shipper.stop() }
-    try #require(shipper.waitUntilShipped(through: 200, timeout: .seconds(60)), "\(shipper.progress)")
+    let (log, appender, stream, shipper) = try Self.startShipping(to: cluster, seed: 0x1D_0031)
+    defer {
+      shipper.stop()
+      withExtendedLifetime(log) {}
+    }
 
     let duck = cluster.servers[0]
     duck.kill(SIGUSR2)
