@@ -82,7 +82,8 @@ import Testing
       String(repeating: "x", count: 5_000),
     ] {
       try Data(content.utf8).write(to: URL(fileURLWithPath: path))
-      #expect(throws: TokenFileError.self) { try TokenFile.read(from: path) }
+      chmod(path, 0o600)
+      #expect(throws: TokenFileError.malformed(path)) { try TokenFile.read(from: path) }
       try FileManager.default.removeItem(atPath: path)
     }
     #expect(throws: TokenFileError.cannotRead(path)) { try TokenFile.read(from: path) }
