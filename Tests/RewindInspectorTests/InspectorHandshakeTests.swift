@@ -141,7 +141,8 @@ import Testing
   }
 
   @Test func aSilentPeerIsDroppedAfterTheHelloTimeout() async throws {
-    let (_, inspector) = try makeInspectedStore()
+    // The option's short timeout keeps the test fast; the default (5 s) is checked in InspectorLockoutTests.
+    let (_, inspector) = try makeInspectedStore(handshakeTimeout: .milliseconds(200))
     defer { inspector.stop() }
     let client = try TestClient.connect(to: inspector)
     // Sends half a header, then nothing.

@@ -60,14 +60,17 @@ struct Notes: Reducer {
 
 /// A store of notes with an inspector on a fresh token file, announcing nothing.
 func makeInspectedStore(
-  notes: Int = 3, allowing: [String] = ["setTitle", "note"], queueLimit: Int = 10_000
+  notes: Int = 3, allowing: [String] = ["setTitle", "note"], queueLimit: Int = 10_000,
+  handshakeTimeout: Duration = .seconds(5)
 ) throws -> (Store<Notes.State, Notes.Action>, Inspector<Notes.State, Notes.Action>) {
   let store = Store(
     initialState: Notes.State(), reducer: Notes(), history: .undoEveryAction)
   for index in 0..<notes { store.send(.add("note \(index + 1)")) }
   let path = NSTemporaryDirectory() + "rewind-inspector-test-\(UUID().uuidString).json"
   let inspector = try store.inspect(
-    InspectorOptions(tokenFile: path, queueLimit: queueLimit, announce: { _ in }), allowing: allowing)
+    InspectorOptions(
+      tokenFile: path, queueLimit: queueLimit, handshakeTimeout: handshakeTimeout, announce: { _ in }),
+    allowing: allowing)
   return (store, inspector)
 }
 
@@ -92,8 +95,8 @@ final class TestClient {
   /// Connects to `inspector` over a socket pair, served as an accepted connection is.
   static func pair(with inspector: Inspector<Notes.State, Notes.Action>) throws -> TestClient {
     let (mine, theirs) = try Socket.pair()
-    inspector.handshaking.add(1, ordering: .relaxed)
-    Thread.detachNewThread { inspector.serve(theirs, peer: "test pair") }
+    guard let ticket = inspector.handshakes.admit(theirs) else { throw SocketError.system("admit") }
+    Thread.detachNewThread { inspector.serve(theirs, peer: "test pair", ticket: ticket) }
     return TestClient(socket: mine)
   }
 

@@ -21,24 +21,31 @@ extension Inspector {
         noteClosed("\(peer.text): refused: not a loopback peer")
         continue
       }
-      guard handshaking.add(1, ordering: .relaxed).newValue <= Self.handshakeLimit else {
-        handshaking.subtract(1, ordering: .relaxed)
-        noteClosed("\(peer.text): refused: too many connections waiting for their hello")
+      guard let ticket = handshakes.admit(socket) else {
+        noteClosed("\(peer.text): refused: too many connections are ending")
         continue
       }
-      Thread.detachNewThread { [self] in serve(socket, peer: peer.text) }
+      Thread.detachNewThread { [self] in serve(socket, peer: peer.text, ticket: ticket) }
     }
   }
 
-  /// Reads the hello from `socket`, checks it, and runs the session if it is accepted.
-  func serve(_ socket: Socket, peer: String) {
+  /// Reads the hello from `socket` within the handshake timeout, checks it, and runs the session if it is
+  /// accepted.
+  func serve(_ socket: Socket, peer: String, ticket: ConnectionSlots.Ticket) {
+    let timeout = options.handshakeMilliseconds
+    let read = Result { () throws(FrameError) in
+      try socket.readFrame(
+        limit: Frame.helloLimit, idleTimeout: timeout, timeout: timeout,
+        deadline: DispatchTime.now().uptimeNanoseconds + UInt64(timeout) * 1_000_000)
+    }
+    // The hello is read or the wait is over: the slot is free. A displaced connection was shut down.
+    guard handshakes.leave(ticket, wasServing: false) else {
+      noteClosed("\(peer): closed before the token was checked: a newer connection took its place")
+      return
+    }
     let hello: Hello
     do {
-      defer { handshaking.subtract(1, ordering: .relaxed) }
-      let message = try socket.readFrame(
-        limit: Frame.helloLimit, idleTimeout: Self.helloTimeout, timeout: Self.helloTimeout,
-        deadline: DispatchTime.now().uptimeNanoseconds + UInt64(Self.helloTimeout) * 1_000_000)
-      hello = try Hello(message)
+      hello = try Hello(try read.get())
     } catch {
       // The token was not checked: nothing is sent.
       noteClosed("\(peer): closed before the token was checked: \(error)")

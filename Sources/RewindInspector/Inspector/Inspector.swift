@@ -31,17 +31,15 @@ public final class Inspector<State: Sendable, Action: Sendable>: Sendable {
   let view = Locked(InspectorView())
   /// The attached session, if any: at most one.
   let attached = Locked<InspectorSession<State, Action>?>(nil)
-  /// Connections accepted whose hello is not read yet: bounded, so a flood of silent peers cannot pile up
-  /// threads.
-  let handshaking = Atomic<Int>(0)
+  /// Connections accepted whose hello is not read yet: at most ``handshakeLimit``, a new one displacing the
+  /// oldest, so that silent peers can neither pile up threads nor hold a real tool off.
+  let handshakes = ConnectionSlots(limit: handshakeLimit)
   /// Why recent connections were closed, newest last, and how many were closed in all.
   let closings = Locked<(recent: [String], total: Int)>(([], 0))
   let isStopped = Atomic<Bool>(false)
 
-  /// The most handshakes in progress at once; more connections are closed at once.
+  /// The most handshakes in progress at once; a further connection displaces the oldest.
   static var handshakeLimit: Int { 8 }
-  /// The longest time a client may take to send its hello, in milliseconds.
-  static var helloTimeout: Int32 { 5_000 }
 
   init(store: Store<State, Action>, options: InspectorOptions, dispatch: InspectorDispatch<Action>) throws {
     self.store = store

@@ -14,17 +14,30 @@ public struct InspectorOptions: Sendable {
   /// Told where the inspector listens and where its token file is, and when a tool attaches or leaves:
   /// by default one line on standard error.
   public var announce: @Sendable (String) -> Void
+  /// How long a connection may take to send its hello (with the token) before it is closed and its slot
+  /// freed: by default 5 seconds. An attached tool is never timed out by it.
+  public var handshakeTimeout: Duration
 
   /// Creates options; every parameter has the default the documentation gives.
   public init(
     port: UInt16 = 0, tokenFile: String? = nil, queueLimit: Int = 10_000, actor: String = "inspector",
+    handshakeTimeout: Duration = .seconds(5),
     announce: @escaping @Sendable (String) -> Void = InspectorOptions.printToStandardError
   ) {
     self.port = port
     self.tokenFile = tokenFile
     self.queueLimit = queueLimit
     self.actor = actor
+    self.handshakeTimeout = handshakeTimeout
     self.announce = announce
+  }
+
+  /// ``handshakeTimeout`` in whole milliseconds, at least 1 and at most `Int32.max`.
+  var handshakeMilliseconds: Int32 {
+    let (seconds, attoseconds) = handshakeTimeout.components
+    let milliseconds = seconds.multipliedReportingOverflow(by: 1_000)
+    guard !milliseconds.overflow else { return seconds < 0 ? 1 : .max }
+    return Int32(clamping: max(1, milliseconds.partialValue + attoseconds / 1_000_000_000_000_000))
   }
 
   /// Writes `line` to standard error, prefixed with `[Rewind] `.

@@ -16,7 +16,11 @@ final class LiveServer: Sendable {
   let token = InspectorToken.random()
   let timeline: LiveTimeline
   let source: any LiveSource
-  let connections = Atomic<Int>(0)
+  /// The connections handled: one still sending its request is displaced by a new one when all are
+  /// taken, so that idle local connections cannot hold the page off.
+  let connections = ConnectionSlots(limit: connectionLimit)
+  /// How long a connection may take to send its whole request, in milliseconds.
+  let requestTimeout: Int32
   /// Told of each refused request, for the tool's log.
   let log: @Sendable (String) -> Void
 
@@ -28,8 +32,10 @@ final class LiveServer: Sendable {
   static var pageLimit: UInt64 { 2_000 }
 
   init(
-    port: UInt16, timeline: LiveTimeline, source: any LiveSource, log: @escaping @Sendable (String) -> Void
+    port: UInt16, timeline: LiveTimeline, source: any LiveSource, requestTimeout: Int32 = 10_000,
+    log: @escaping @Sendable (String) -> Void
   ) throws {
+    self.requestTimeout = requestTimeout
     listener = try Listener(port: port)
     self.port = listener.port
     self.timeline = timeline
@@ -43,14 +49,8 @@ final class LiveServer: Sendable {
   /// Serves until ``stop()``; returns then.
   func run() {
     while let socket = try? listener.accept() {
-      guard connections.add(1, ordering: .relaxed).newValue <= Self.connectionLimit else {
-        connections.subtract(1, ordering: .relaxed)
-        continue
-      }
-      Thread.detachNewThread { [self] in
-        defer { connections.subtract(1, ordering: .relaxed) }
-        serve(socket)
-      }
+      guard let ticket = connections.admit(socket) else { continue }
+      Thread.detachNewThread { [self] in serve(socket, ticket: ticket) }
     }
   }
 
@@ -58,7 +58,10 @@ final class LiveServer: Sendable {
 
   // MARK: Requests
 
-  func serve(_ socket: Socket) {
+  /// Serves one connection, holding `ticket` until it ends.
+  func serve(_ socket: Socket, ticket: ConnectionSlots.Ticket) {
+    var serving = false
+    defer { connections.leave(ticket, wasServing: serving) }
     guard SocketAddress.peer(of: socket.descriptor).isLoopback else { return }
     let (parsed, refusal) = read(socket)
     guard let request = parsed else {
@@ -74,6 +77,9 @@ final class LiveServer: Sendable {
       socket.shutdown()
       return
     }
+    // The request carries the token: from now on it is served, never displaced.
+    serving = connections.authenticated(ticket)
+    guard serving else { return }
     if request.method == "GET" && request.path == "/events" {
       stream(to: socket)
     } else if request.method == "GET" && request.path == "/api/export" {
@@ -84,10 +90,11 @@ final class LiveServer: Sendable {
     socket.shutdown()
   }
 
-  /// Reads one request, within 10 seconds and the parser's limits; or the response that refuses it.
+  /// Reads one request, within ``requestTimeout`` and the parser's limits; or the response that refuses
+  /// it.
   func read(_ socket: Socket) -> (request: HTTPRequest?, refusal: HTTPResponse?) {
     var bytes: [UInt8] = []
-    let deadline = DispatchTime.now().uptimeNanoseconds + 10_000_000_000
+    let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(max(requestTimeout, 0)) * 1_000_000
     while true {
       let outcome: HTTPRequest.ParseError
       do {

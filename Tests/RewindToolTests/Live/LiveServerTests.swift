@@ -30,10 +30,11 @@ import Testing
     ])
   }
 
-  static func start() throws -> (LiveServer, LiveTimeline, RecordingSource) {
+  static func start(requestTimeout: Int32 = 10_000) throws -> (LiveServer, LiveTimeline, RecordingSource) {
     let timeline = LiveTimeline(title: "test", isReadOnly: false)
     let source = RecordingSource()
-    let server = try LiveServer(port: 0, timeline: timeline, source: source, log: { _ in })
+    let server = try LiveServer(
+      port: 0, timeline: timeline, source: source, requestTimeout: requestTimeout, log: { _ in })
     Thread.detachNewThread { server.run() }
     return (server, timeline, source)
   }
