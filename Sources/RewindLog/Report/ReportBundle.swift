@@ -33,20 +33,34 @@ public struct ReportBundle: Sendable {
 
   /// Reads and verifies the report at `path`.
   /// - Throws: ``ReportError``: ``ReportError/io(_:)`` when the file cannot be read,
-  ///   ``ReportError/tooLarge(bytes:limit:)``, ``ReportError/notAReport(path:)``,
-  ///   ``ReportError/unsupportedVersion(_:)``, ``ReportError/damaged(_:)``, ``ReportError/otherApp(expected:found:)``,
+  ///   ``ReportError/notAReport(path:)``, ``ReportError/unsupportedVersion(_:)`` (both from the first 12
+  ///   bytes, before the rest is read), ``ReportError/tooLarge(bytes:limit:)``, ``ReportError/damaged(_:)``, ``ReportError/otherApp(expected:found:)``,
   ///   ``ReportError/incompatibleSchema(type:version:appVersion:reason:)`` or
   ///   ``ReportError/chainBroken(sequence:problem:)``, the first that applies.
   public static func read(
     from path: String, expecting expectation: ReportExpectation, maxBytes: UInt64 = defaultMaxBytes
   ) throws(ReportError) -> ReportBundle {
+    try read(from: path, expecting: expectation, maxBytes: maxBytes, fileSystem: POSIXFileSystem())
+  }
+
+  /// Reads and verifies the report at `path` through `fileSystem`: its header first (a few bytes, so that
+  /// a file that is not a report is refused before its body is read), then the body, bounded by `maxBytes`.
+  static func read(
+    from path: String, expecting expectation: ReportExpectation, maxBytes: UInt64,
+    fileSystem: any LogFileSystem
+  ) throws(ReportError) -> ReportBundle {
     let bytes: [UInt8]
     do {
-      let file = try POSIXFileSystem().openForReading(path)
+      let file = try fileSystem.openForReading(path)
       defer { file.close() }
+      let header = try file.read(at: 0, count: ReportFile.headerSize)
+      do { try ReportFile.checkHeader(header) } catch {
+        if case .notAReport = error { throw ReportError.notAReport(path: path) }
+        throw error
+      }
       let size = try file.size()
       guard size <= maxBytes else { throw ReportError.tooLarge(bytes: size, limit: maxBytes) }
-      bytes = try file.read(at: 0, count: Int(size))
+      bytes = header + (try file.read(at: UInt64(header.count), count: max(0, Int(size) - header.count)))
     } catch let error as ReportError {
       throw error
     } catch let error as IOError {

@@ -16,6 +16,17 @@ struct ReportFile {
   static let version: UInt32 = 1
   /// Magic, version, four part lengths and the seal.
   static let minimumSize = 8 + 4 + 4 * 4 + 32
+  /// The magic and the version: what a reader checks before it reads the rest.
+  static let headerSize = 8 + 4
+
+  /// Checks a report's first ``headerSize`` bytes: the magic, then the format version.
+  /// - Throws: ``ReportError/notAReport(path:)`` (with an empty path) or ``ReportError/unsupportedVersion(_:)``.
+  static func checkHeader(_ header: [UInt8]) throws(ReportError) {
+    guard header.count >= headerSize, Array(header[0..<8]) == magic else { throw .notAReport(path: "") }
+    var reader = ByteReader(header, from: 8, end: headerSize)
+    guard let version = try? reader.u32() else { throw .notAReport(path: "") }
+    guard version == Self.version else { throw .unsupportedVersion(version) }
+  }
 
   var metadata: ReportMetadata
   var baseState: [UInt8]
@@ -55,10 +66,9 @@ struct ReportFile {
   /// - Throws: ``ReportError/notAReport(path:)`` (with an empty path), ``ReportError/unsupportedVersion(_:)``
   ///   or ``ReportError/damaged(_:)``.
   static func parse(_ bytes: [UInt8]) throws(ReportError) -> ReportFile {
-    guard bytes.count >= minimumSize, Array(bytes[0..<8]) == magic else { throw .notAReport(path: "") }
-    var reader = ByteReader(bytes, from: 8, end: bytes.count - 32)
-    guard let version = try? reader.u32() else { throw .notAReport(path: "") }
-    guard version == Self.version else { throw .unsupportedVersion(version) }
+    guard bytes.count >= minimumSize else { throw .notAReport(path: "") }
+    try checkHeader(Array(bytes.prefix(headerSize)))
+    var reader = ByteReader(bytes, from: headerSize, end: bytes.count - 32)
     let sealed = bytes[0..<(bytes.count - 32)]
     guard SHA256.hash(sealed).bytes == Array(bytes[(bytes.count - 32)...]) else {
       throw .damaged("its checksum (SHA-256) does not match its contents")
