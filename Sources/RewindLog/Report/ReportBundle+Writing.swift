@@ -39,12 +39,15 @@ extension ReportBundle {
   ///
   /// - Returns: the report's metadata.
   /// - Throws: ``ReportError/cannotReport(_:)`` for a range without a state to start from, or that the log
-  ///   does not hold; the log's `FileJournalError`s; ``ReportError/io(_:)`` when the file cannot be written.
+  ///   does not hold; ``ReportError/notARegularFile(path:kind:)`` when `path` (or `path.partial`) exists
+  ///   and is not a regular file (a directory, a FIFO, a device, a symbolic link), before anything is
+  ///   written; the log's `FileJournalError`s; ``ReportError/io(_:)`` when the file cannot be written.
   @discardableResult
   public static func write(
     log directory: String, key: ChainKey? = nil, from first: UInt64? = nil, through last: UInt64? = nil,
     options: ReportOptions, to path: String
   ) throws -> ReportMetadata {
+    try ReportDraft.checkDestination(path)
     let report = try make(log: directory, key: key, from: first, through: last, options: options)
     try ReportDraft.write(report.bytes, to: path)
     return report.metadata

@@ -25,6 +25,9 @@ public enum ReportError: Error, Sendable, Hashable, CustomStringConvertible {
   case cannotReport(String)
   /// A file could not be read or written.
   case io(IOError)
+  /// The report's destination (or the `.partial` beside it) exists and is `kind` ("a directory", "a FIFO",
+  /// "a symbolic link"…), not a regular file: a report replaces only a regular file.
+  case notARegularFile(path: String, kind: String)
 
   public var description: String {
     switch self {
@@ -43,6 +46,8 @@ public enum ReportError: Error, Sendable, Hashable, CustomStringConvertible {
       "the report's hash chain breaks at event \(sequence): \(problem)"
     case .cannotReport(let reason): "cannot make the report: \(reason)"
     case .io(let error): "\(error)"
+    case .notARegularFile(let path, let kind):
+      "\(path) is \(kind), not a regular file: a report is written to a new path or over a regular file"
     }
   }
 }

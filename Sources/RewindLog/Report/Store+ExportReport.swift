@@ -15,14 +15,16 @@ extension Store where Action: Codable {
   /// ```
   ///
   /// - Parameters:
-  ///   - path: the report file to write (replaced atomically).
+  ///   - path: the report file to write: a new path, or a regular file (replaced atomically).
   ///   - options: the app, build, note and redaction rules.
   ///   - first: the report's first event (1, or just after a snapshot); by default after the newest
   ///     snapshot.
   /// - Returns: the report's metadata.
   /// - Throws: ``ReportError/cannotReport(_:)`` for a store without a file journal (one not made by
-  ///   `Store.open`) or a range the log cannot start; the journal's `FileJournalError`s;
-  ///   ``ReportError/io(_:)`` when the file cannot be written.
+  ///   `Store.open`) or a range the log cannot start; ``ReportError/notARegularFile(path:kind:)`` when
+  ///   `path` exists and is not a regular file (a directory, a FIFO, a device, a symbolic link), before
+  ///   anything is written; the journal's `FileJournalError`s; ``ReportError/io(_:)`` when the file cannot
+  ///   be written.
   @discardableResult
   public func exportReport(to path: String, options: ReportOptions, from first: UInt64? = nil) throws
     -> ReportMetadata
@@ -31,6 +33,8 @@ extension Store where Action: Codable {
       throw ReportError.cannotReport(
         "the store has no file journal: open it with Store.open to report its log")
     }
+    // Before the mark: a destination that cannot be written changes nothing, the log included.
+    try ReportDraft.checkDestination(path)
     if !isClosed { mark("reported") }
     try journal.flush()
     return try ReportBundle.write(

@@ -139,21 +139,23 @@ private let options = ReportOptions(app: "com.example.notes", build: "notes 1.0 
     #expect(throws: ReportError.self) { try ReportBundle.verify(try file.encoded(), expecting: expectation) }
   }
 
-  /// Outside testing: a report that cannot be written (here its path is a directory, so the final rename
-  /// fails) leaves no `.partial` file beside its path.
+  /// Outside testing: a report that cannot be written (here its final rename fails) leaves no `.partial`
+  /// file beside its path. (A path that is a directory is now refused before anything is written, see
+  /// ReportDestinationTests.)
   @Test func aFailedWriteLeavesNoPartialFile() throws {
     let directory = TemporaryDirectory()
     _ = try writeNotesLog(directory.path, count: 6)
-    let output = TemporaryDirectory()
-    let path = output.file("bug.rwreport")
-    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+    let report = try ReportBundle.make(log: directory.path, from: 1, options: options)
+    let fileSystem = FaultyFileSystem(seed: 1)
+    fileSystem.failNext(.rename, code: EISDIR)
     #expect {
-      try ReportBundle.write(log: directory.path, from: 1, options: options, to: path)
+      try ReportDraft.write(report.bytes, to: "out/bug.rwreport", fileSystem: fileSystem)
     } throws: { error in
-      guard case .io? = error as? ReportError else { return false }
-      return true
+      guard case .io(let io)? = error as? ReportError else { return false }
+      return io.code == EISDIR
     }
-    #expect(!FileManager.default.fileExists(atPath: path + ".partial"))
+    #expect(!fileSystem.exists("out/bug.rwreport.partial"))
+    #expect(!fileSystem.exists("out/bug.rwreport"))
   }
 
   /// Outside testing: the starts a refusal offers are in numeric order and inside the log (it listed
