@@ -53,12 +53,14 @@ public struct ReportBundle: Sendable {
     do {
       let file = try fileSystem.openForReading(path)
       defer { file.close() }
+      // The size costs no read: a file too short for a header (a FIFO reads as empty) is not a report.
+      let size = try file.size()
+      guard size >= UInt64(ReportFile.headerSize) else { throw ReportError.notAReport(path: path) }
       let header = try file.read(at: 0, count: ReportFile.headerSize)
       do { try ReportFile.checkHeader(header) } catch {
         if case .notAReport = error { throw ReportError.notAReport(path: path) }
         throw error
       }
-      let size = try file.size()
       guard size <= maxBytes else { throw ReportError.tooLarge(bytes: size, limit: maxBytes) }
       bytes = header + (try file.read(at: UInt64(header.count), count: max(0, Int(size) - header.count)))
     } catch let error as ReportError {
