@@ -23,7 +23,7 @@ func reportBug(_ store: Store<Notes.State, Notes.Action>) throws {
   print("report of events \(metadata.firstSequence)...\(metadata.lastSequence)")
 }
 
-// Docs/BugReports.md:87
+// Docs/BugReports.md:89
 func triage() throws {
   let debugger = RewindDebugger(reducer: Notes(), initialState: Notes.State(), app: "com.example.notes")
   let report = try debugger.replay(report: "bug-4711.rwreport")

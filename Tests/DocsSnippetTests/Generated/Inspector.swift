@@ -5,7 +5,7 @@
 
 import RewindInspector
 
-// Docs/Inspector.md:67
+// Docs/Inspector.md:68
 func makeInboxStore() throws -> Store<Inbox.State, Inbox.Action> {
   let store = Store(initialState: Inbox.State(), reducer: Inbox())
   #if DEBUG
@@ -21,7 +21,7 @@ func snippetsOfInspector() async throws {
     try store.inspect()  // prints: [Rewind] inspector on 127.0.0.1:53127, token in /tmp/rewind-inspector-4242.json
   #endif
   do {
-    // Docs/Inspector.md:91
+    // Docs/Inspector.md:92
     #if DEBUG
       try store.inspect(InspectorOptions(port: 9190))
     #endif
