@@ -73,6 +73,16 @@ import Testing
     #expect(throws: TokenFileError.notARegularFile(fifo, kind: "a FIFO")) { try TokenFile.read(from: fifo) }
   }
 
+  /// Giving a file away takes root: run where the tests run as root (containers, CI), skipped elsewhere.
+  @Test(.enabled(if: geteuid() == 0, "only root can give a file to another user"))
+  func anotherUsersFileIsRefused() throws {
+    let directory = TemporaryDirectory()
+    let path = directory.file("token.json")
+    try Self.writeValid(path)
+    #expect(chown(path, 65_534, 65_534) == 0)
+    #expect(throws: TokenFileError.notOwnedByUser(path, owner: 65_534)) { try TokenFile.read(from: path) }
+  }
+
   @Test func aMissingFileCannotBeRead() {
     let path = TemporaryDirectory().file("missing.json")
     #expect(throws: TokenFileError.cannotRead(path)) { try TokenFile.read(from: path) }
