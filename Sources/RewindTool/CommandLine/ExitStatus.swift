@@ -1,4 +1,4 @@
-/// The exit statuses scripts can rely on (the last three follow BSD's `sysexits.h`).
+/// The exit statuses scripts can rely on (all but 0 and 1 follow BSD's `sysexits.h`).
 public enum ExitStatus: Int32, Sendable, CaseIterable {
   /// Success.
   case ok = 0
@@ -10,4 +10,7 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
   case noInput = 66
   /// A file could not be read or written (`EX_IOERR`).
   case ioError = 74
+  /// A server refused the credentials or the permissions the command needs (`EX_NOPERM`): retrying with
+  /// the same ones cannot succeed.
+  case noPermission = 77
 }
