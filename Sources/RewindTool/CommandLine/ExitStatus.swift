@@ -6,6 +6,9 @@ public enum ExitStatus: Int32, Sendable, CaseIterable {
   case failure = 1
   /// The command line is wrong (`EX_USAGE`).
   case usage = 64
+  /// The data is wrong in a way a crash rarely causes: `verify --strict` found a complete frame with a
+  /// bad checksum at the log's end (`EX_DATAERR`).
+  case dataError = 65
   /// The log directory, a file or an event named does not exist (`EX_NOINPUT`).
   case noInput = 66
   /// A file could not be read or written (`EX_IOERR`).
