@@ -76,7 +76,7 @@ public struct EventView: Sendable {
 
   /// The full path of the action's type, every enum case from the root action down, written as Swift
   /// names its cases (`list.swipe.panBegan`, `remove(index:)`, `move(_:to:)`): read from the payload as
-  /// its synthesized `Codable` conformance wrote it (see ``ActionPathReader``). The recorded type for a
+  /// its synthesized `Codable` conformance wrote it (see `ActionPathReader`). The recorded type for a
   /// history command, or when the payload shows no case.
   public var actionPath: String {
     guard kind == "action" else { return typeName }

@@ -1,6 +1,6 @@
 /// The full case path of an action, read by reflection: `list.swipe.began` for
 /// `.list(.swipe(IdentifiedAction(id: 3, action: .began)))`, `remove(index:)` for `.remove(index: 3)`
-/// (the names `rewind events` shows, see ``ActionPathReader``).
+/// (the names `rewind events` shows, see `ActionPathReader`).
 ///
 /// Each enum contributes its case name; a payload that holds a single enum (or a struct whose one enum
 /// field is named `action`, as `IdentifiedAction` has) is followed into. Anything else ends the path.
