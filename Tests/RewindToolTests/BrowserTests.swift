@@ -176,7 +176,7 @@ import Testing
     let folds = closed.matches(of: /<tr class="fold" id="fold-(\d+)"[^>]*>/).map { String($0.output.1) }
     #expect(folds == ["2"], "one fold, for the twelve renames")
     let fold = try #require(Self.between(closed, "id=\"fold-2\"", "</tr>"))
-    #expect(fold.contains("rename ×12") && fold.contains("#2–#13"))
+    #expect(fold.contains("rename(index:title:) ×12") && fold.contains("#2–#13"))
     #expect(closed.matches(of: /<tr class="folded"[^>]*hidden[^>]*>/).count == 12)
     #expect(closed.components(separatedBy: "<tr id=\"event-").count - 1 == 5, "the unfolded events")
 

@@ -38,7 +38,7 @@ extension CanonicalEncoder {
     }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-      encoder.addField(key, .value(try CanonicalEncoder.fingerprint(of: value)))
+      encoder.addField(key, .value(try CanonicalEncoder.fingerprint(of: value, keys: encoder.keys)))
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
@@ -102,7 +102,9 @@ extension CanonicalEncoder {
     mutating func encode(_ value: UInt128) throws {
       add(CanonicalValue.wideInteger(value))
     }
-    mutating func encode<T: Encodable>(_ value: T) throws { add(try CanonicalEncoder.fingerprint(of: value)) }
+    mutating func encode<T: Encodable>(_ value: T) throws {
+      add(try CanonicalEncoder.fingerprint(of: value, keys: encoder.keys))
+    }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type)
       -> KeyedEncodingContainer<NestedKey>
@@ -148,7 +150,7 @@ extension CanonicalEncoder {
       encoder.setSingle(CanonicalValue.wideInteger(value))
     }
     mutating func encode<T: Encodable>(_ value: T) throws {
-      encoder.setSingle(try CanonicalEncoder.fingerprint(of: value))
+      encoder.setSingle(try CanonicalEncoder.fingerprint(of: value, keys: encoder.keys))
     }
   }
 }

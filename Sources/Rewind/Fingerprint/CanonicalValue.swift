@@ -57,9 +57,38 @@ enum CanonicalValue {
   static func string(_ value: String) -> StateFingerprint {
     var lanes = DigestLanes()
     lanes.absorb(UInt64(value.utf8.count))
+    // A native string's bytes are contiguous (a small one's are copied out): read them a word at a time.
+    let contiguous: Void? = unsafe value.utf8.withContiguousStorageIfAvailable { bytes in
+      unsafe absorbBytes(UnsafeRawBufferPointer(bytes), into: &lanes)
+    }
+    if contiguous == nil { absorbBytesOneByOne(value.utf8, into: &lanes) }
+    return lanes.digest(tag: Tag.string.rawValue)
+  }
+
+  /// Absorbs `bytes` eight to a word, little-endian; the last word padded with zeros.
+  private static func absorbBytes(_ bytes: UnsafeRawBufferPointer, into lanes: inout DigestLanes) {
+    let whole = bytes.count & ~7
+    var offset = 0
+    while offset < whole {
+      lanes.absorb(UInt64(littleEndian: unsafe bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)))
+      offset &+= 8
+    }
+    guard offset < bytes.count else { return }
+    var word: UInt64 = 0
+    var shift: UInt64 = 0
+    while offset < bytes.count {
+      word |= UInt64(unsafe bytes[offset]) << shift
+      offset &+= 1
+      shift &+= 8
+    }
+    lanes.absorb(word)
+  }
+
+  /// The same words as ``absorbBytes(_:into:)``, from a string whose bytes are not contiguous.
+  private static func absorbBytesOneByOne(_ bytes: String.UTF8View, into lanes: inout DigestLanes) {
     var word: UInt64 = 0
     var filled: UInt64 = 0
-    for byte in value.utf8 {
+    for byte in bytes {
       word |= UInt64(byte) << (filled * 8)
       filled += 1
       if filled == 8 {
@@ -68,20 +97,37 @@ enum CanonicalValue {
       }
     }
     if filled > 0 { lanes.absorb(word) }
-    return lanes.digest(tag: Tag.string.rawValue)
   }
 
-  /// A keyed container of `fields` (key digest, value digest), in any order.
+  /// A keyed container of `fields` (key digest, value digest), in any order: sorted by key digest, by an
+  /// insertion sort (a struct has a handful of fields; stable, so duplicate keys keep their order).
   static func keyed(_ fields: inout [(key: StateFingerprint, value: StateFingerprint)]) -> StateFingerprint {
-    fields.sort { ($0.key.high, $0.key.low) < ($1.key.high, $1.key.low) }
     var lanes = DigestLanes()
-    for field in fields {
-      lanes.absorb(field.key.high)
-      lanes.absorb(field.key.low)
-      lanes.absorb(field.value.high)
-      lanes.absorb(field.value.low)
+    unsafe fields.withUnsafeMutableBufferPointer { fields in
+      for index in fields.indices.dropFirst() {
+        let field = unsafe fields[index]
+        var slot = index
+        while slot > 0, unsafe precedes(field.key, fields[slot &- 1].key) {
+          unsafe fields[slot] = fields[slot &- 1]
+          slot &-= 1
+        }
+        unsafe fields[slot] = field
+      }
+      for index in fields.indices {
+        let field = unsafe fields[index]
+        lanes.absorb(field.key.high)
+        lanes.absorb(field.key.low)
+        lanes.absorb(field.value.high)
+        lanes.absorb(field.value.low)
+      }
     }
     return lanes.digest(tag: Tag.keyed.rawValue)
+  }
+
+  /// The order of keys: by their digests' high word, then low word.
+  @inline(__always)
+  private static func precedes(_ a: StateFingerprint, _ b: StateFingerprint) -> Bool {
+    a.high != b.high ? a.high < b.high : a.low < b.low
   }
 
   /// Adds an element whose digest is `element` to the lanes of a sequence.

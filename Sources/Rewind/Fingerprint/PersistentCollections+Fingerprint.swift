@@ -38,9 +38,18 @@ extension PersistentTree where Value: Encodable {
     work.nodes += 1
     var lanes = DigestLanes()
     if node.isLeaf {
-      for index in 0..<node.width {
-        let digest = try CanonicalEncoder.fingerprint(of: unsafe node.slots[index])
-        CanonicalValue.append(element: digest, to: &lanes)
+      let slots = unsafe node.slots
+      if CanonicalEncoder.isEncodedDirectly(Value.self) {
+        let keys = KeyDigests()
+        for index in 0..<node.width {
+          CanonicalValue.append(
+            element: try CanonicalEncoder.encodedFingerprint(of: unsafe slots[index], keys: keys), to: &lanes)
+        }
+      } else {
+        for index in 0..<node.width {
+          CanonicalValue.append(
+            element: try CanonicalEncoder.fingerprint(of: unsafe slots[index]), to: &lanes)
+        }
       }
       work.elements += node.width
     } else {

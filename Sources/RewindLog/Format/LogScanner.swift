@@ -30,6 +30,57 @@ public struct TornTail: Sendable, Hashable, Codable, CustomStringConvertible {
   public var reason: String
   /// True when the whole segment file was incomplete (its header was never completely written).
   public var wholeSegment: Bool
+  /// What was found there: an incomplete write, or a complete-length frame whose checksum failed.
+  public var kind: Kind
+
+  /// What a discarded tail holds. Recovery cuts off every kind alike (a torn write can leave a
+  /// complete-length frame with bad bytes); verification reports which it was, because a crash rarely
+  /// leaves a whole frame with a bad checksum and damage can (`rewind verify --strict` fails on it).
+  public enum Kind: String, Sendable, Hashable, Codable, CaseIterable {
+    /// A segment whose header was never completely written.
+    case incompleteSegment
+    /// Fewer bytes than a frame's header, or a frame whose length runs past the end of the file.
+    case incompleteFrame
+    /// Zero bytes to the end: preallocated or never-written space.
+    case zeroFilled
+    /// A frame length outside the allowed bounds.
+    case badLength
+    /// A frame of complete length whose checksum does not match its bytes.
+    case checksumMismatch
+
+    /// Whether it is what an interrupted write leaves: everything but a complete frame with a bad checksum.
+    public var isIncompleteWrite: Bool { self != .checksumMismatch }
+  }
+
+  /// A torn tail.
+  public init(
+    segment: String, offset: UInt64, discardedBytes: UInt64, reason: String, wholeSegment: Bool,
+    kind: Kind
+  ) {
+    self.segment = segment
+    self.offset = offset
+    self.discardedBytes = discardedBytes
+    self.reason = reason
+    self.wholeSegment = wholeSegment
+    self.kind = kind
+  }
+
+  enum CodingKeys: String, CodingKey {
+    case segment, offset, discardedBytes, reason, wholeSegment, kind
+  }
+
+  /// Decodes a torn tail; one recorded before `kind` existed reads as an incomplete frame (or segment).
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    segment = try container.decode(String.self, forKey: .segment)
+    offset = try container.decode(UInt64.self, forKey: .offset)
+    discardedBytes = try container.decode(UInt64.self, forKey: .discardedBytes)
+    reason = try container.decode(String.self, forKey: .reason)
+    wholeSegment = try container.decode(Bool.self, forKey: .wholeSegment)
+    kind =
+      try container.decodeIfPresent(Kind.self, forKey: .kind)
+      ?? (wholeSegment ? .incompleteSegment : .incompleteFrame)
+  }
 
   public var description: String {
     wholeSegment

@@ -22,7 +22,9 @@ enum TearRule {
     if case .invalid = problem { tornCreation = segment.size <= UInt64(SegmentHeader.keyedSize) }
     guard isLast, tornCreation, try segment.firstFrame(after: 0) == nil else { return .damaged(reason) }
     return .torn(
-      TornTail(segment: name, offset: 0, discardedBytes: segment.size, reason: reason, wholeSegment: true))
+      TornTail(
+        segment: name, offset: 0, discardedBytes: segment.size, reason: reason, wholeSegment: true,
+        kind: .incompleteSegment))
   }
 
   /// Classifies what `parse` found at `offset` instead of a frame (anything but `.frame` and `.malformed`,
@@ -39,6 +41,16 @@ enum TearRule {
     return .torn(
       TornTail(
         segment: name, offset: offset, discardedBytes: segment.size - offset, reason: parse.reason,
-        wholeSegment: false))
+        wholeSegment: false, kind: kind(of: parse)))
+  }
+
+  /// The kind of tail a parse that found no frame leaves.
+  private static func kind(of parse: Frame.Parse) -> TornTail.Kind {
+    switch parse {
+    case .zeros: .zeroFilled
+    case .badLength: .badLength
+    case .badChecksum: .checksumMismatch
+    case .incomplete, .frame, .malformed: .incompleteFrame
+    }
   }
 }

@@ -141,6 +141,7 @@ package final class NATSConnection: Sendable {
       guard message.size <= limit else { throw .payloadTooLarge(size: message.size, maxPayload: limit) }
       message.encode(into: &bytes)
     }
+    rememberRequestSubjects(messages)
     try send(bytes)
   }
 
@@ -155,6 +156,46 @@ package final class NATSConnection: Sendable {
   }
 
   // MARK: Replies
+
+  /// Remembers which subject each awaited reply answers, so a permissions violation for publishing to that
+  /// subject ends the wait at once (the server sends no reply, only the `-ERR`).
+  private func rememberRequestSubjects(_ messages: [NATSOutboundMessage]) {
+    let pairs = messages.compactMap { message in
+      message.reply.flatMap(replyToken).map { ($0, message.subject) }
+    }
+    guard !pairs.isEmpty else { return }
+    state.withLock { state in
+      for (token, subject) in pairs where state.replies[token] != nil {
+        state.requestSubjects[token] = subject
+      }
+    }
+  }
+
+  /// Ends every wait for a reply to a message published to `subject` with `error`.
+  private func failRequests(to subject: String, with error: NATSError) {
+    let handlers = state.withLock { state -> [@Sendable (Result<NATSMessage, NATSError>) -> Void] in
+      let tokens = state.requestSubjects.filter { $0.value == subject }.map(\.key)
+      return tokens.compactMap { token in
+        state.requestSubjects.removeValue(forKey: token)
+        return state.replies.removeValue(forKey: token)
+      }
+    }
+    for handler in handlers { handler(.failure(error)) }
+  }
+
+  /// The subject a `-ERR 'Permissions Violation for Publish to "SUBJECT"'` names, if it is one.
+  static func deniedPublishSubject(_ text: String) -> String? {
+    let prefix = "permissions violation for publish to "
+    guard text.lowercased().hasPrefix(prefix) else { return nil }
+    var subject = text.dropFirst(prefix.count)
+    // Servers quote it ("..."); some versions add the reply subject after it.
+    if subject.first == "\"" {
+      subject = subject.dropFirst()
+      guard let end = subject.firstIndex(of: "\"") else { return nil }
+      return String(subject[..<end])
+    }
+    return subject.split(separator: " ").first.map(String.init)
+  }
 
   /// A reply subject on this connection's inbox; `handler` gets the reply (or the connection's failure)
   /// once, on the reader thread, unless ``cancelReply(_:)`` removed it first.
@@ -173,7 +214,10 @@ package final class NATSConnection: Sendable {
   /// Stops waiting for a reply on `subject`; a reply arriving later is an unknown inbox.
   package func cancelReply(_ subject: String) {
     guard let token = replyToken(subject) else { return }
-    _ = state.withLock { $0.replies.removeValue(forKey: token) }
+    state.withLock {
+      $0.replies.removeValue(forKey: token)
+      $0.requestSubjects.removeValue(forKey: token)
+    }
   }
 
   private func replyToken(_ subject: String) -> UInt64? {
@@ -333,6 +377,7 @@ package final class NATSConnection: Sendable {
     case .error(let text):
       let error = NATSError.serverError(server: server.description, message: text)
       if text.lowercased().hasPrefix("permissions violation") {
+        if let subject = Self.deniedPublishSubject(text) { failRequests(to: subject, with: error) }
         onEvent(.serverError(error))
       } else {
         throw error
@@ -340,7 +385,10 @@ package final class NATSConnection: Sendable {
     case .message(let message):
       if message.sid == 1 {
         let handler = replyToken(message.subject).flatMap { token in
-          state.withLock { $0.replies.removeValue(forKey: token) }
+          state.withLock {
+            $0.requestSubjects.removeValue(forKey: token)
+            return $0.replies.removeValue(forKey: token)
+          }
         }
         if let handler {
           handler(.success(message))
@@ -361,6 +409,7 @@ package final class NATSConnection: Sendable {
       state.failure = error
       defer {
         state.replies = [:]
+        state.requestSubjects = [:]
         state.pings = []
         state.subscriptions = [:]
       }
@@ -389,6 +438,8 @@ private struct ConnectionState {
   var nextSID: UInt64 = 1
   var replies: [UInt64: @Sendable (Result<NATSMessage, NATSError>) -> Void] = [:]
   var nextToken: UInt64 = 0
+  /// The subject each awaited reply answers (see `rememberRequestSubjects`).
+  var requestSubjects: [UInt64: String] = [:]
   /// One entry per `PING` sent, answered in order: `nil` for a keep-alive.
   var pings: [ReplyWaiter?] = []
   var outstandingKeepAlives = 0

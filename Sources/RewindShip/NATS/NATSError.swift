@@ -71,6 +71,19 @@ public enum NATSError: Error, Sendable, Hashable, CustomStringConvertible {
     return false
   }
 
+  /// Whether the server refused this client's publish or subscribe on a subject
+  /// (`-ERR 'Permissions Violation for Publish to "..."'`).
+  public var isPermissionViolation: Bool {
+    if case .serverError(_, let message) = self {
+      return message.lowercased().hasPrefix("permissions violation")
+    }
+    return false
+  }
+
+  /// Whether the server refused this client access: its credentials, or a subject it may not use. A
+  /// retry with the same credentials cannot succeed.
+  public var isAccessRefused: Bool { isAuthorizationViolation || isPermissionViolation }
+
   public var description: String {
     switch self {
     case .invalidAddress(let text): "invalid server address '\(text)'"

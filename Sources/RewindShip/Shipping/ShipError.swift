@@ -67,7 +67,8 @@ public enum ShipError: Error, Sendable, Hashable, CustomStringConvertible {
   case invalidConfiguration(String)
   /// Talking to the server failed (retried).
   case nats(NATSError)
-  /// JetStream answered with an error or nonsense (retried).
+  /// JetStream answered with an error or nonsense: retried, unless the error is permanent
+  /// (``JetStreamAPIError/isPermanent``).
   case jetStream(JetStreamError)
   /// No acknowledgement for an event in time (retried: the stream says what it holds).
   case acknowledgementTimeout(sequence: UInt64)
@@ -82,8 +83,20 @@ public enum ShipError: Error, Sendable, Hashable, CustomStringConvertible {
     switch self {
     case .diverged, .localLog, .streamConfiguration, .foreignStream, .invalidConfiguration, .stopped: true
     case .nats(let error):
-      error.isAuthorizationViolation || { if case .tlsRequired = error { true } else { false } }()
-    case .jetStream, .acknowledgementTimeout, .streamMoved: false
+      error.isAccessRefused || { if case .tlsRequired = error { true } else { false } }()
+    // A JetStream error is retried unless the server refused the request for good (its err_code says so).
+    case .jetStream(let error): error.isPermanent
+    case .acknowledgementTimeout, .streamMoved: false
+    }
+  }
+
+  /// Whether the server refused this client access (credentials, a subject it may not publish to,
+  /// JetStream not enabled for its account): `rewind ship` exits 77 for it.
+  public var isAccessRefused: Bool {
+    switch self {
+    case .nats(let error): error.isAccessRefused
+    case .jetStream(let error): error.isAccessRefused
+    default: false
     }
   }
 

@@ -91,6 +91,15 @@ public enum RemoteVerifyError: Error, Sendable, Hashable, CustomStringConvertibl
   /// The configuration is unusable.
   case invalidConfiguration(String)
 
+  /// Whether the server refused this client access (credentials, permissions, JetStream for the account).
+  public var isAccessRefused: Bool {
+    switch self {
+    case .nats(let error): error.isAccessRefused
+    case .jetStream(let error): error.isAccessRefused
+    default: false
+    }
+  }
+
   public var description: String {
     switch self {
     case .nats(let error): error.description

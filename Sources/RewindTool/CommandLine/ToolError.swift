@@ -17,6 +17,8 @@ public enum ToolError: Error, Sendable, CustomStringConvertible {
   case io(path: String, cause: String)
   /// The log is damaged or tampered with, or verification failed.
   case damaged(path: String, cause: String)
+  /// A server refused the credentials or a permission the command needs.
+  case noPermission(path: String, cause: String)
 
   /// The exit status for this error.
   public var status: ExitStatus {
@@ -25,6 +27,7 @@ public enum ToolError: Error, Sendable, CustomStringConvertible {
     case .noInput: .noInput
     case .io: .ioError
     case .damaged: .failure
+    case .noPermission: .noPermission
     }
   }
 
@@ -34,6 +37,7 @@ public enum ToolError: Error, Sendable, CustomStringConvertible {
     case .noInput(let path, let cause): "\(path): \(cause)"
     case .io(let path, let cause): "\(path): \(cause)"
     case .damaged(let path, let cause): "\(path): \(cause)"
+    case .noPermission(let path, let cause): "\(path): \(cause)"
     }
   }
 

@@ -61,6 +61,7 @@ enum EventsCommand {
       guard filter.matches(event) else { return }
       invocation.output.line(json ? event.json.serialized() : event.line)
     }
+    DiscardedTail.note(reader, through: last, command: "events", on: invocation)
     return .ok
   }
 }

@@ -53,6 +53,7 @@ enum InfoCommand {
         ("chain", .string(chain.algorithm)),
         ("headChain", summary.headChain.map(JSONValue.string) ?? .null),
         ("tornTail", summary.tornTail.map { .string($0.description) } ?? .null),
+        ("discardedTail", summary.tornTail.map(DiscardedTail.json) ?? .null),
         (
           "cut",
           summary.cut.map { cut in
@@ -103,7 +104,7 @@ enum InfoCommand {
     out.line("chain      \(chain.algorithm)" + (chain.keyed ? " (keyed)" : " (not keyed)"))
     out.line("head       \(summary.headChain ?? "-")")
     if let torn = summary.tornTail {
-      out.line("torn tail  \(torn) (cut off when the log is next opened for writing)")
+      out.line("torn tail  \(DiscardedTail.text(torn)) (cut off when the log is next opened for writing)")
     }
     let usable = snapshots.filter { $0.problem == nil }
     out.line(

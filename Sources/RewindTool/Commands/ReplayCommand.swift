@@ -103,9 +103,14 @@ enum ReplayCommand {
         directory: path, key: KeyFile.key(arguments), through: last, checkingDeterminism: determinism)
     // The final state: that of this build's replay, through the last event replayed.
     var final: JSONValue = .null
-    if !isReport, report.divergence?.kind != .decodeFailure {
+    if !isReport {
       let reader = try LogInput.open(path, key: KeyFile.key(arguments))
-      final = try debugger.tree(try debugger.replay.state(at: report.lastSequence, in: reader))
+      if report.divergence?.kind != .decodeFailure {
+        final = try debugger.tree(try debugger.replay.state(at: report.lastSequence, in: reader))
+      }
+      if report.divergence == nil {
+        DiscardedTail.note(reader, through: report.lastSequence, command: "replay", on: invocation)
+      }
     }
     if arguments.flag("json") {
       var object = report.json
@@ -142,6 +147,7 @@ enum ReplayCommand {
         json ? line.serialized() : "#\(event.sequence) \(event.payload): \(tree.serialized())")
     }
     progress.finish()
+    DiscardedTail.note(reader, through: last, command: "replay", on: invocation)
     return .ok
   }
 

@@ -29,8 +29,9 @@ enum ShipCommand {
         the layout and what "acknowledged" means on nats-server 2.9.
         Credentials never go on the command line: --credentials FILE, or REWIND_NATS_USER and
         REWIND_NATS_PASSWORD, or REWIND_NATS_TOKEN.
-        exit status: 0 everything shipped; 1 refused (diverged, damaged, unsafe stream); 74 the server could
-        not be reached or did not acknowledge after retries.
+        exit status: 0 everything shipped; 1 refused (diverged, damaged, unsafe stream, a JetStream error no
+        retry can change); 74 the server could not be reached or did not acknowledge after retries; 77 the
+        server refused the credentials or a permission shipping needs.
         example: rewind ship ./log --server nats://127.0.0.1:4222 --stream DEVICE_42
         """),
     run: run)
@@ -67,6 +68,7 @@ enum ShipCommand {
     let progress = shipper.progress
     report(invocation, progress: progress, stream: configuration.stream, failure: failure)
     guard let failure else { return .ok }
+    if failure.isAccessRefused { return .noPermission }
     return failure.isFatal ? .failure : .ioError
   }
 
@@ -118,7 +120,9 @@ enum ShipCommand {
     } else {
       out.line("nothing shipped from \(invocation.directory) to \(stream)")
     }
-    if let failure { out.line("FAILED: \(failure)") }
+    if let failure {
+      out.line(failure.isAccessRefused ? "FAILED: access refused: \(failure)" : "FAILED: \(failure)")
+    }
   }
 }
 

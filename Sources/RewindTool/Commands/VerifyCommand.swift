@@ -11,6 +11,9 @@ enum VerifyCommand {
         .value(
           "anchor", "SEQ:HEX", help: "a head (sequence number and chain value) stored elsewhere earlier"),
         KeyFile.option,
+        .flag(
+          "strict",
+          help: "fail (exit 65) when the discarded tail is a complete frame whose checksum failed"),
         .flag("json", help: "print one JSON object"),
       ],
       discussion: """
@@ -18,7 +21,12 @@ enum VerifyCommand {
         damaged. Cutting off a log's tail leaves a valid shorter chain: to detect that, keep the head this
         command prints ("head: SEQ:HEX") somewhere else and pass it back later with --anchor.
         A keyed log needs its key (--key-file); a chain recomputed without the key fails.
-        exit status: 0 verified; 1 damaged, tampered, truncated, not matching the anchor or the key.
+        A tail after the last valid frame of the newest segment, with no valid frame after it, is what an
+        interrupted write leaves: recovery cuts it off and it is reported, with its offset, its length and
+        whether it was an incomplete frame or a complete frame whose checksum failed. A crash rarely leaves
+        the latter: --strict fails on it.
+        exit status: 0 verified; 1 damaged, tampered, truncated, not matching the anchor or the key;
+        65 with --strict, a complete frame with a bad checksum at the end.
         example: rewind verify ./log --anchor 120:3f9a...c1 --key-file log.key
         """),
     run: run)
@@ -48,7 +56,12 @@ enum VerifyCommand {
       }
     }
     progress.finish()
-    let ok = refusal == nil && report?.isIntact == true
+    let verified = refusal == nil && report?.isIntact == true
+    // --strict: a whole frame with a bad checksum at the end is more likely damage than a torn write.
+    let suspectTail = report?.tornTail.flatMap { $0.kind.isIncompleteWrite ? nil : $0 }
+    let strictFailure = verified && invocation.arguments.flag("strict") && suspectTail != nil
+    let ok = verified && !strictFailure
+    let status: ExitStatus = ok ? .ok : (strictFailure ? .dataError : .failure)
     if invocation.arguments.flag("json") {
       var fields: [(String, JSONValue)] = [("directory", .string(directory)), ("ok", .bool(ok))]
       if let report {
@@ -59,6 +72,7 @@ enum VerifyCommand {
           ("head", report.head.map { .string($0.description) } ?? .null),
           ("anchor", report.anchor.map { .string($0.description) } ?? .null),
           ("tornTail", report.tornTail.map { .string($0.description) } ?? .null),
+          ("discardedTail", report.tornTail.map(DiscardedTail.json) ?? .null),
           ("cutThrough", report.cut.map { .int($0.throughSequence) } ?? .null),
         ]
       }
@@ -68,8 +82,11 @@ enum VerifyCommand {
         ("problem", problem.map { .string($0.kind.rawValue) } ?? (refusal != nil ? .string("key") : .null)),
         ("detail", problem.map { .string($0.description) } ?? refusal.map(JSONValue.string) ?? .null),
       ]
+      if strictFailure {
+        fields.append(("strict", .string("a complete frame with a bad checksum at the end")))
+      }
       invocation.output.line(JSONValue.object(fields).serialized(pretty: true))
-      return ok ? .ok : .failure
+      return status
     }
     let out = invocation.output
     // A log cut by retention is proved from its first kept event.
@@ -95,8 +112,16 @@ enum VerifyCommand {
       }
       if let anchor = report.anchor { out.line("matches the anchor at event \(anchor.sequence)") }
       if let head = report.head { out.line("head: \(head)") }
-      if let torn = report.tornTail { out.line("torn tail (an interrupted write, not damage): \(torn)") }
+      if let torn = report.tornTail {
+        out.line(
+          "discarded tail (after the last valid frame, cut off on recovery): \(DiscardedTail.text(torn))")
+      }
+      if strictFailure, let torn = suspectTail {
+        out.line(
+          "FAILED \(directory) (--strict): a complete frame with a bad checksum at byte \(torn.offset) of "
+            + "\(LogText.escaped(torn.segment)), after event \(report.lastSequence)")
+      }
     }
-    return ok ? .ok : .failure
+    return status
   }
 }

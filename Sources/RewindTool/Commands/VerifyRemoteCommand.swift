@@ -23,7 +23,8 @@ enum VerifyRemoteCommand {
         and in order, that every frame is whole, and that its chain value is the one its events make after
         the previous frame's (with the key for a keyed log). Names the first bad stream sequence and why:
         forged, missing, reordered, duplicated or undecodable.
-        exit status: 0 verified; 1 a bad message; 74 the server could not be reached.
+        exit status: 0 verified; 1 a bad message; 66 no such stream; 74 the server could not be reached;
+        77 the server refused the credentials or a permission verification needs.
         example: rewind verify-remote --server nats://127.0.0.1:4222 --stream DEVICE_42 --key-file log.key
         """),
     run: run)
@@ -48,6 +49,8 @@ enum VerifyRemoteCommand {
       case .keyRequired, .notKeyed, .invalidConfiguration:
         throw ToolError.usage(UsageError(error.description))
       case .noStream: throw ToolError.noInput(path: stream, cause: error.description)
+      case _ where error.isAccessRefused:
+        throw ToolError.noPermission(path: stream, cause: "access refused: \(error.description)")
       default: throw ToolError.io(path: stream, cause: error.description)
       }
     }

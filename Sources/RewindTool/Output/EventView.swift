@@ -28,6 +28,8 @@ public struct EventView: Sendable {
   public var kind: String
   /// The action or command as JSON.
   public var body: JSONValue
+  /// The action as recorded, with Swift's `_0` wrappers: they tell a nested case from a labelled value.
+  var action: JSONValue = .null
   /// The values the reducer drew from recorded dependencies (`[{"uuid": …}, {"date": …}]`), if any.
   public var draws: JSONValue?
   /// The state's fingerprint recorded with the event, if any.
@@ -64,6 +66,7 @@ public struct EventView: Sendable {
     fingerprint = Self.fingerprint(whole["fingerprint"])
     if case .object(let fields)? = whole["payload"], let first = fields.first {
       kind = first.0
+      action = first.1
       body = Self.unwrap(first.1)
     } else {
       kind = "event"
@@ -71,27 +74,13 @@ public struct EventView: Sendable {
     }
   }
 
-  /// The full path of the action's type, every enum case from the root action down
-  /// (`list.swipe.panBegan`), read from the payload as its `Codable` conformance wrote it: a one-key object
-  /// is a case, an element's `action` field (`IdentifiedAction`) is passed through. The recorded
-  /// type for a history command, or when the payload shows no case.
+  /// The full path of the action's type, every enum case from the root action down, written as Swift
+  /// names its cases (`list.swipe.panBegan`, `remove(index:)`, `move(_:to:)`): read from the payload as
+  /// its synthesized `Codable` conformance wrote it (see `ActionPathReader`). The recorded type for a
+  /// history command, or when the payload shows no case.
   public var actionPath: String {
     guard kind == "action" else { return typeName }
-    var parts: [String] = []
-    var value = body
-    while parts.count < 16, case .object(let fields) = value {
-      if fields.count == 1 {
-        parts.append(fields[0].0)
-        value = fields[0].1
-      } else if !parts.isEmpty, let inner = value["action"], case .object(let innerFields) = inner,
-        innerFields.count == 1
-      {
-        value = inner
-      } else {
-        break
-      }
-    }
-    return parts.isEmpty ? typeName : parts.joined(separator: ".")
+    return ActionPathReader.path(of: action) ?? typeName
   }
 
   /// A recorded fingerprint from its tree (`{"state": {"high": …, "low": …}, "build": {"tag": …}}`).

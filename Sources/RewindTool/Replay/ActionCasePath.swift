@@ -1,5 +1,6 @@
 /// The full case path of an action, read by reflection: `list.swipe.began` for
-/// `.list(.swipe(IdentifiedAction(id: 3, action: .began(…))))`.
+/// `.list(.swipe(IdentifiedAction(id: 3, action: .began)))`, `remove(index:)` for `.remove(index: 3)`
+/// (the names `rewind events` shows, see `ActionPathReader`).
 ///
 /// Each enum contributes its case name; a payload that holds a single enum (or a struct whose one enum
 /// field is named `action`, as `IdentifiedAction` has) is followed into. Anything else ends the path.
@@ -16,11 +17,28 @@ enum ActionCasePath {
         names.append(String(describing: current))
         break
       }
-      names.append(child.label ?? String(describing: current))
-      guard let next = nestedEnum(in: child.value) else { break }
+      let labels = argumentLabels(child.value)
+      names.append(name(child.label ?? String(describing: current), labels: labels))
+      // Labelled values are the case's arguments: only an unlabelled one continues the path.
+      guard labels.allSatisfy({ $0 == nil }), let next = nestedEnum(in: child.value) else { break }
       current = next
     }
     return names.isEmpty ? String(describing: type(of: value)) : names.joined(separator: ".")
+  }
+
+  /// A case's name as Swift writes it: `remove(index:)` when one of its values has a label (`_:` for an
+  /// unlabelled one beside it, as in `move(_:to:)`), the bare name otherwise.
+  static func name(_ name: String, labels: [String?]) -> String {
+    guard labels.contains(where: { $0 != nil }) else { return name }
+    return name + "(" + labels.map { ($0 ?? "_") + ":" }.joined() + ")"
+  }
+
+  /// The labels of a case's associated values (`nil` for an unlabelled one): a payload of several values,
+  /// or of one labelled value, is a tuple whose unlabelled elements Mirror names `.0`, `.1`…
+  private static func argumentLabels(_ payload: Any) -> [String?] {
+    let mirror = Mirror(reflecting: payload)
+    guard mirror.displayStyle == .tuple else { return [nil] }
+    return mirror.children.map { child in child.label.flatMap { $0.hasPrefix(".") ? nil : $0 } }
   }
 
   /// The enum a case's payload leads to: the payload itself, the only element of a one-element tuple, or

@@ -90,7 +90,7 @@ private struct NotesOverV2: Reducer {
     #expect(divergence.event.sequence == 41)
     #expect(divergence.isExact)
     #expect(divergence.lastAgreeing == 40)
-    #expect(divergence.event.type == "archive")
+    #expect(divergence.event.type == "archive(id:)")
     #expect(divergence.event.actor == "ada")
     #expect(divergence.recorded?.build == Self.recordingBuild)
     // The path diff against the snapshot as of event 60: mail 6 archived where the recording has 5.

@@ -103,7 +103,7 @@ private struct ClockReadingNotes: Reducer {
     #expect(divergence.kind == .behaviourChange)
     #expect(divergence.event.sequence == first)
     #expect(divergence.isExact)
-    #expect(divergence.event.type == "remove")
+    #expect(divergence.event.type == "remove(index:)")
     #expect(divergence.comparedWith == .snapshot(sequence: first + 3))
     #expect(divergence.changes.contains { $0.path.hasPrefix("items[") }, "\(divergence.changes)")
     #expect(!divergence.replayedChange.isEmpty)
@@ -181,11 +181,11 @@ private struct ClockReadingNotes: Reducer {
     enum Inner { case began(x: Double), ended }
     struct Addressed { var id: Int; var action: Inner }
     enum Outer { case list(Addressed), tap(Int, Inner), plain }
-    #expect(ActionCasePath.of(Outer.list(Addressed(id: 3, action: .began(x: 1)))) == "list.began")
+    #expect(ActionCasePath.of(Outer.list(Addressed(id: 3, action: .began(x: 1)))) == "list.began(x:)")
     #expect(ActionCasePath.of(Outer.tap(1, .ended)) == "tap.ended")
     #expect(ActionCasePath.of(Outer.plain) == "plain")
-    #expect(ActionCasePath.of(Note.rename(index: 0, title: "t")) == "rename")
-    #expect(ActionCasePath.of(HistoryCommand.undo(to: 3)) == "undo")
+    #expect(ActionCasePath.of(Note.rename(index: 0, title: "t")) == "rename(index:title:)")
+    #expect(ActionCasePath.of(HistoryCommand.undo(to: 3)) == "undo(to:)")
     #expect(ActionCasePath.of(42) == "Int")
   }
 }
