@@ -77,7 +77,11 @@ enum LiveCommand {
         let file = try TokenFile.read(from: path)
         return (portOverride.map { UInt16($0) } ?? file.port, file.token)
       } catch {
-        throw .io(path: path, cause: "\(error)")
+        switch error {
+        // A file that is no longer a secret: refused until it is fixed (`chmod 600`), as OpenSSH does.
+        case .notARegularFile, .notOwnedByUser, .tooOpen: throw .noPermission(path: path, cause: "\(error)")
+        case .cannotCreate, .cannotRead, .malformed: throw .io(path: path, cause: "\(error)")
+        }
       }
     }
     guard let portOverride else {
