@@ -32,12 +32,12 @@ func snippetsOfPersistence() async throws {
   }
   try store.close()  // stop the store, write the last events and release the directory
   do {
-    // Docs/Persistence.md:321
+    // Docs/Persistence.md:326
     let report = try LogAudit.verify(directory: path)  // a keyed log: key: its ChainKey
     if let problem = report.firstProblem { print(problem) }  // "modified at event 812 (segment-…, byte 40960): …"
     try LogAudit.verify(directory: path).requireIntact()  // or: any problem is an error
     do {
-      // Docs/Persistence.md:371
+      // Docs/Persistence.md:376
       do {
         let reopened = try Store.open(directory: path, initialState: Notes.State(), reducer: Notes())
         try reopened.close()
