@@ -6,14 +6,23 @@
 /// their labels, or `_0`, `_1`… for unlabelled ones. An unlabelled value that is itself a case (or a struct
 /// whose `action` field is one, as `IdentifiedAction` has) continues the path; labelled values are the
 /// case's arguments and end it, so `{"remove": {"index": 3}}` is `remove(index:)`, not `remove.index`.
+///
+/// The binary codec keeps the values in their declaration order. `JSONEncoder` does not keep an object's
+/// keys in order (on Linux they come out in hash order, which changes from process to process), so for a
+/// payload recorded with the JSON codec the labels are put in a canonical order instead: each unlabelled
+/// value at its position (`_1` is the second), the labelled ones in the other places alphabetically. The
+/// names are then the same in every run; a case with several labels may list them in another order than
+/// its declaration.
 enum ActionPathReader {
   /// The path of `action` as recorded (with its `_0` wrapper or without), or `nil` when it shows no case.
-  static func path(of action: JSONValue) -> String? {
+  /// `keysInOrder`: the payload's object keys are in declaration order (the binary codec).
+  static func path(of action: JSONValue, keysInOrder: Bool = true) -> String? {
     var value = action
     if case .object(let fields) = value, fields.count == 1, fields[0].0 == "_0" { value = fields[0].1 }
     var parts: [String] = []
     // Bounded: a payload cannot make the walk go on for ever.
-    while parts.count < 16, let (name, arguments) = enumCase(value) {
+    while parts.count < 16, let (name, recorded) = enumCase(value) {
+      let arguments = keysInOrder ? recorded : canonicalOrder(recorded)
       let labels = arguments.map { isPositional($0.0) ? nil : $0.0 }
       parts.append(ActionCasePath.name(name, labels: labels))
       guard labels.allSatisfy({ $0 == nil }), let next = nested(arguments.map(\.1)) else { break }
@@ -39,6 +48,25 @@ enum ActionPathReader {
     if enumCase(first) != nil { return first }
     if let inner = first["action"], enumCase(inner) != nil { return inner }
     return nil
+  }
+
+  /// `arguments` in the order described above: each `_N` at place N (when there is such a place), the
+  /// labelled ones filling the other places alphabetically.
+  static func canonicalOrder(_ arguments: [(String, JSONValue)]) -> [(String, JSONValue)] {
+    var places = [(String, JSONValue)?](repeating: nil, count: arguments.count)
+    var others: [(String, JSONValue)] = []
+    for argument in arguments {
+      if isPositional(argument.0), let place = Int(argument.0.dropFirst()), place < places.count,
+        places[place] == nil
+      {
+        places[place] = argument
+      } else {
+        others.append(argument)
+      }
+    }
+    others.sort { $0.0 < $1.0 }
+    var next = others.makeIterator()
+    return places.compactMap { $0 ?? next.next() }
   }
 
   /// `_0`, `_1`…: the key Swift gives an unlabelled associated value.

@@ -80,7 +80,7 @@ public struct EventView: Sendable {
   /// history command, or when the payload shows no case.
   public var actionPath: String {
     guard kind == "action" else { return typeName }
-    return ActionPathReader.path(of: action) ?? typeName
+    return ActionPathReader.path(of: action, keysInOrder: codec == .binary) ?? typeName
   }
 
   /// A recorded fingerprint from its tree (`{"state": {"high": …, "low": …}, "build": {"tag": …}}`).

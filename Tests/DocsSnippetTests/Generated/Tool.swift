@@ -7,7 +7,7 @@ import Foundation
 import RewindTool
 
 func snippetsOfTool() async throws {
-  // Docs/Tool.md:381
+  // Docs/Tool.md:385
   let debugger = RewindDebugger(name: "notes-debug", reducer: Notes(), initialState: Notes.State())
   exit(debugger.run(arguments: Array(CommandLine.arguments.dropFirst())))
 }
