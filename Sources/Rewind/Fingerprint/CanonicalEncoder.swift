@@ -206,8 +206,9 @@ final class KeyDigests {
 
   /// The digest of field name `name`: ``CanonicalValue/string(_:)``.
   func digest(of name: String) -> StateFingerprint {
-    // Synthesized keys hand out the same literal each time: `==` finds it by its bits at once.
-    for entry in names where entry.name == name { return entry.digest }
+    // By bytes, not `==`: canonically equivalent names ("é" and "e\u{301}") are equal strings with
+    // different digests.
+    for entry in names where entry.name.utf8.elementsEqual(name.utf8) { return entry.digest }
     let digest = CanonicalValue.string(name)
     if names.count < Self.capacity { names.append((name, digest)) }
     return digest

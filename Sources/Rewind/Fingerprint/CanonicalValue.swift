@@ -99,10 +99,12 @@ enum CanonicalValue {
     if filled > 0 { lanes.absorb(word) }
   }
 
-  /// A keyed container of `fields` (key digest, value digest), in any order: sorted by key digest, by an
-  /// insertion sort (a struct has a handful of fields; stable, so duplicate keys keep their order).
+  /// A keyed container of `fields` (key digest, value digest), in any order: sorted by key digest, stably
+  /// (duplicate keys keep their order): by insertion for a struct's handful of fields, by the standard
+  /// library's sort (stable) beyond, where insertion would be quadratic.
   static func keyed(_ fields: inout [(key: StateFingerprint, value: StateFingerprint)]) -> StateFingerprint {
     var lanes = DigestLanes()
+    if fields.count > 16 { fields.sort { precedes($0.key, $1.key) } }
     unsafe fields.withUnsafeMutableBufferPointer { fields in
       for index in fields.indices.dropFirst() {
         let field = unsafe fields[index]
