@@ -5,6 +5,9 @@ package protocol LogFileSystem: Sendable {
   func open(_ path: String, create: Bool) throws(IOError) -> any LogFile
   /// Opens an existing file for reading only, so that verifying works on files this process may not write.
   func openForReading(_ path: String) throws(IOError) -> any LogFile
+  /// Creates `path`, which must not exist, without following a link there: a temporary file in a directory
+  /// others may write to, which a link planted between a check and the open must not redirect.
+  func createNew(_ path: String) throws(IOError) -> any LogFile
   /// The names (not paths) of the entries in `directory`.
   func contents(of directory: String) throws(IOError) -> [String]
   /// Whether `path` names an existing file or directory.
@@ -24,6 +27,9 @@ package protocol LogFileSystem: Sendable {
 extension LogFileSystem {
   /// Opens the file for reading and writing; a layer without a read-only mode.
   package func openForReading(_ path: String) throws(IOError) -> any LogFile { try open(path, create: false) }
+
+  /// Creates the file; a layer without an exclusive mode opens it as ``open(_:create:)`` does.
+  package func createNew(_ path: String) throws(IOError) -> any LogFile { try open(path, create: true) }
 }
 
 /// An open file.

@@ -22,6 +22,12 @@ package struct POSIXFileSystem: LogFileSystem {
     return POSIXFile(fd: fd, path: path)
   }
 
+  package func createNew(_ path: String) throws(IOError) -> any LogFile {
+    let fd = retrying { systemOpen(path, O_RDWR | O_CLOEXEC | O_CREAT | O_EXCL | O_NOFOLLOW, 0o644) }
+    guard fd >= 0 else { throw IOError(operation: "create", path: path, code: errno) }
+    return POSIXFile(fd: fd, path: path)
+  }
+
   package func openForReading(_ path: String) throws(IOError) -> any LogFile {
     // O_NONBLOCK: a FIFO where a file was expected opens at once (and reads as empty) instead of waiting
     // forever for a writer; it changes nothing for a regular file.

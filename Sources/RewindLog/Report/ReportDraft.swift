@@ -158,15 +158,20 @@ struct ReportDraft {
 
   /// Writes a report's `bytes` to `path`: to a temporary file beside it, synced, then renamed over it. On
   /// failure the temporary file is removed, so nothing half-written is left beside `path`.
+  ///
+  /// The temporary file is created anew (`createNew`: `O_EXCL`, no link followed), after removing a stale
+  /// regular one: a link to someone's file planted as `.partial` while the report was being assembled
+  /// (which can take seconds) makes the write fail instead of overwriting that file.
   static func write(_ bytes: [UInt8], to path: String, fileSystem: any LogFileSystem = POSIXFileSystem())
     throws(ReportError)
   {
     let temporary = path + ".partial"
+    try checkDestination(path)
+    if fileSystem.exists(temporary) { try? fileSystem.remove(temporary) }
     do throws(IOError) {
-      let handle = try fileSystem.open(temporary, create: true)
+      let handle = try fileSystem.createNew(temporary)
       defer { handle.close() }
       do throws(IOError) {
-        try handle.truncate(to: 0)
         try handle.write(bytes, at: 0)
         try handle.sync()
         try fileSystem.rename(temporary, to: path)

@@ -32,6 +32,28 @@ import Testing
     return info.st_mode & S_IFMT
   }
 
+  /// The temporary file is created anew without following a link: a link planted as `.partial` after the
+  /// destination was checked (while the report is assembled) cannot redirect the write to another file.
+  @Test func theTemporaryFileIsNeverALinksTarget() throws {
+    let directory = TemporaryDirectory()
+    let victim = directory.file("victim")
+    try Data("keep me".utf8).write(to: URL(fileURLWithPath: victim))
+    let planted = directory.file("bug.rwreport.partial")
+    #expect(symlink(victim, planted) == 0)
+    #expect(throws: IOError.self) { _ = try POSIXFileSystem().createNew(planted) }
+    let dangling = directory.file("other.partial")
+    #expect(symlink(directory.file("nowhere"), dangling) == 0)
+    #expect(throws: IOError.self) { _ = try POSIXFileSystem().createNew(dangling) }
+    #expect(!FileManager.default.fileExists(atPath: directory.file("nowhere")))
+    #expect(try String(contentsOfFile: victim, encoding: .utf8) == "keep me")
+    // A stale regular `.partial` (an earlier interrupted write) is replaced.
+    let destination = directory.file("fine.rwreport")
+    try Data("stale".utf8).write(to: URL(fileURLWithPath: destination + ".partial"))
+    try ReportDraft.write([1, 2, 3], to: destination)
+    #expect(try Data(contentsOf: URL(fileURLWithPath: destination)) == Data([1, 2, 3]))
+    #expect(!FileManager.default.fileExists(atPath: destination + ".partial"))
+  }
+
   @Test func aFIFOIsRefusedAndStaysAFIFO() throws {
     let directory = TemporaryDirectory()
     let store = try Self.makeStore(directory)
