@@ -26,7 +26,7 @@ func snippetsOfShipping() async throws {
     print("\(progress.shippedThrough) events off the device")
   }
   do {
-    // Docs/Shipping.md:154
+    // Docs/Shipping.md:158
     let servers = [try NATSServerAddress(parsing: "nats://10.0.0.5:4222")]
     let report = try RemoteVerifier(configuration: RemoteVerifyConfiguration(
       servers: servers, stream: "DEVICE_42_AUDIT", chainKey: key)).run()

@@ -13,13 +13,18 @@ import Testing
     // (status, err_code) as nats-server 2.9 sends them (server/errors.json), and whether they are permanent.
     let cases: [(Int, Int, Bool)] = [
       (500, 10074, true),  // replicas > 1 not supported in non-clustered mode
-      (400, 10005, true),  // no suitable peers for placement
-      (503, 10023, true),  // insufficient resources
+      // What an operator can clear without the request changing: retried.
+      (400, 10005, false),  // no suitable peers for placement (a rolling restart)
+      (503, 10023, false),  // insufficient resources
+      (500, 10047, false),  // insufficient storage
+      (500, 10028, false),  // insufficient memory
+      (400, 10002, false),  // account resources exceeded
       (400, 10003, true),  // bad request
       (400, 10025, true),  // invalid JSON
       (400, 10058, true),  // stream name already in use with a different configuration
       (400, 10065, true),  // subjects overlap with an existing stream
-      (503, 10039, true),  // JetStream not enabled for account
+      (503, 10039, false),  // JetStream not enabled for account (also after a full disk disabled it)
+      (503, 10076, false),  // JetStream not enabled
       (503, 10008, false),  // JetStream system temporarily unavailable
       (500, 10009, false),  // JetStream cluster can not handle request (not the leader)
       (503, 10004, false),  // incomplete results
