@@ -69,5 +69,11 @@ import Testing
     #expect(InspectorOptions(handshakeTimeout: .seconds(-3)).handshakeMilliseconds == 1)
     #expect(InspectorOptions(handshakeTimeout: .seconds(Int64.max)).handshakeMilliseconds == .max)
     #expect(InspectorOptions().handshakeMilliseconds == 5_000)
+    // Whole milliseconds that fit and a fraction that pushes them past Int64 (this trapped).
+    let edge = Duration(secondsComponent: Int64.max / 1_000, attosecondsComponent: 900_000_000_000_000_000)
+    #expect(InspectorOptions(handshakeTimeout: edge).handshakeMilliseconds == .max)
+    let negativeEdge = Duration(
+      secondsComponent: Int64.min / 1_000, attosecondsComponent: -900_000_000_000_000_000)
+    #expect(InspectorOptions(handshakeTimeout: negativeEdge).handshakeMilliseconds == 1)
   }
 }

@@ -37,7 +37,9 @@ public struct InspectorOptions: Sendable {
     let (seconds, attoseconds) = handshakeTimeout.components
     let milliseconds = seconds.multipliedReportingOverflow(by: 1_000)
     guard !milliseconds.overflow else { return seconds < 0 ? 1 : .max }
-    return Int32(clamping: max(1, milliseconds.partialValue + attoseconds / 1_000_000_000_000_000))
+    let total = milliseconds.partialValue.addingReportingOverflow(attoseconds / 1_000_000_000_000_000)
+    guard !total.overflow else { return seconds < 0 ? 1 : .max }
+    return Int32(clamping: max(1, total.partialValue))
   }
 
   /// Writes `line` to standard error, prefixed with `[Rewind] `.
