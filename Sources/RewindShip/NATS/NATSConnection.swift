@@ -183,9 +183,29 @@ package final class NATSConnection: Sendable {
     for handler in handlers { handler(.failure(error)) }
   }
 
+  /// Ends the wait for the reply on `reply`, one of this connection's inboxes, with `error`.
+  private func failRequest(replyingTo reply: String, with error: NATSError) {
+    guard let token = replyToken(reply) else { return }
+    let handler = state.withLock { state in
+      state.requestSubjects.removeValue(forKey: token)
+      return state.replies.removeValue(forKey: token)
+    }
+    handler?(.failure(error))
+  }
+
   /// The subject a `-ERR 'Permissions Violation for Publish to "SUBJECT"'` names, if it is one.
   static func deniedPublishSubject(_ text: String) -> String? {
-    let prefix = "permissions violation for publish to "
+    subject(after: "permissions violation for publish to ", in: text)
+  }
+
+  /// The reply subject a `-ERR 'Permissions Violation for Publish with Reply of "INBOX"'` names (the
+  /// client may not ask for replies there), if it is one.
+  static func deniedReplySubject(_ text: String) -> String? {
+    subject(after: "permissions violation for publish with reply of ", in: text)
+  }
+
+  /// The subject after `prefix` (lowercase) in a server's error text: quoted, or up to the next space.
+  private static func subject(after prefix: String, in text: String) -> String? {
     guard text.lowercased().hasPrefix(prefix) else { return nil }
     var subject = text.dropFirst(prefix.count)
     // Servers quote it ("..."); some versions add the reply subject after it.
@@ -377,7 +397,11 @@ package final class NATSConnection: Sendable {
     case .error(let text):
       let error = NATSError.serverError(server: server.description, message: text)
       if text.lowercased().hasPrefix("permissions violation") {
-        if let subject = Self.deniedPublishSubject(text) { failRequests(to: subject, with: error) }
+        if let subject = Self.deniedPublishSubject(text) {
+          failRequests(to: subject, with: error)
+        } else if let reply = Self.deniedReplySubject(text) {
+          failRequest(replyingTo: reply, with: error)
+        }
         onEvent(.serverError(error))
       } else {
         throw error

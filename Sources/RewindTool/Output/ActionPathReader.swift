@@ -71,6 +71,6 @@ enum ActionPathReader {
 
   /// `_0`, `_1`…: the key Swift gives an unlabelled associated value.
   static func isPositional(_ key: String) -> Bool {
-    key.count > 1 && key.first == "_" && key.dropFirst().allSatisfy(\.isNumber)
+    key.utf8.count > 1 && key.first == "_" && key.utf8.dropFirst().allSatisfy { (48...57).contains($0) }
   }
 }

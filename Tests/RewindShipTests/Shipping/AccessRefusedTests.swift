@@ -117,5 +117,13 @@ import Testing
     #expect(
       NATSConnection.deniedPublishSubject(#"Permissions Violation for Publish to "unterminated"#) == nil)
     #expect(NATSConnection.deniedPublishSubject("Authorization Violation") == nil)
+    // The other wording: the client may publish there but not ask for replies on its inbox.
+    #expect(
+      NATSConnection.deniedReplySubject(#"Permissions Violation for Publish with Reply of "_INBOX.a.7""#)
+        == "_INBOX.a.7")
+    #expect(
+      NATSConnection.deniedPublishSubject(#"Permissions Violation for Publish with Reply of "_INBOX.a.7""#)
+        == nil)
+    #expect(NATSConnection.deniedReplySubject(#"Permissions Violation for Publish to "x""#) == nil)
   }
 }

@@ -99,6 +99,8 @@ import Testing
     #expect(ActionPathReader.isPositional("_0") && ActionPathReader.isPositional("_12"))
     #expect(!ActionPathReader.isPositional("_") && !ActionPathReader.isPositional("_a"))
     #expect(!ActionPathReader.isPositional("index"))
+    // Digits of other kinds (superscript two, Arabic-Indic three) are not positions.
+    #expect(!ActionPathReader.isPositional("_\u{B2}") && !ActionPathReader.isPositional("_\u{663}"))
     #expect(ActionPathReader.path(of: .number("3")) == nil)
   }
 }
