@@ -5,9 +5,11 @@ import Rewind
 ///
 /// A connection is *waiting* from its accept until it authenticates (sends the token), then *serving*
 /// until it leaves. At most `limit` are handled at once. When all are taken, a new connection takes the
-/// place of the oldest waiting one, which is shut down (its thread wakes at once and leaves): a real
-/// client, which authenticates as soon as it connects, gets in however many silent peers there are. Only
-/// when every slot is serving is a new connection refused. The connections shut down but not yet gone are
+/// place of the oldest waiting one that has sent nothing yet, which is shut down (its thread wakes at once
+/// and leaves): a real client, which authenticates as soon as it connects, gets in however many silent
+/// peers there are, and a flood of new connections does not displace one whose hello has arrived but
+/// not yet been read. When every slot is serving, or every waiting connection has bytes to be read, a new
+/// connection is refused. The connections shut down but not yet gone are
 /// bounded too (four times the limit; more are refused until they end), so a flood cannot pile up threads.
 package final class ConnectionSlots: Sendable {
   /// A handled connection's place.
@@ -38,8 +40,10 @@ package final class ConnectionSlots: Sendable {
     let (ticket, displaced) = state.withLock { state -> (Ticket?, Socket?) in
       var displaced: Socket?
       if state.waiting.count + state.serving >= limit {
-        guard !state.waiting.isEmpty, state.ending < limit * 4 else { return (nil, nil) }
-        displaced = state.waiting.removeFirst().socket
+        guard state.ending < limit * 4,
+          let silent = state.waiting.firstIndex(where: { !$0.socket.hasUnreadBytes })
+        else { return (nil, nil) }
+        displaced = state.waiting.remove(at: silent).socket
         state.ending += 1
       }
       let ticket = Ticket(number: state.next)

@@ -165,4 +165,10 @@ public final class Socket: @unchecked Sendable {
 
   /// Ends both directions: a thread waiting to read or write wakes with an error or end of input.
   public func shutdown() { systemShutdown(descriptor) }
+
+  /// Whether bytes the peer sent wait to be read (a look that consumes nothing and never blocks).
+  var hasUnreadBytes: Bool {
+    var byte: UInt8 = 0
+    return recv(descriptor, &byte, 1, Int32(MSG_PEEK) | Int32(MSG_DONTWAIT)) > 0
+  }
 }
