@@ -38,7 +38,7 @@ extension CanonicalEncoder {
     }
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-      encoder.addField(key, .value(try CanonicalEncoder.fingerprint(of: value, keys: encoder.keys)))
+      encoder.addField(key, .value(try CanonicalEncoder.fingerprint(of: value)))
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
@@ -103,7 +103,7 @@ extension CanonicalEncoder {
       add(CanonicalValue.wideInteger(value))
     }
     mutating func encode<T: Encodable>(_ value: T) throws {
-      add(try CanonicalEncoder.fingerprint(of: value, keys: encoder.keys))
+      add(try CanonicalEncoder.fingerprint(of: value))
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type)
@@ -150,7 +150,7 @@ extension CanonicalEncoder {
       encoder.setSingle(CanonicalValue.wideInteger(value))
     }
     mutating func encode<T: Encodable>(_ value: T) throws {
-      encoder.setSingle(try CanonicalEncoder.fingerprint(of: value, keys: encoder.keys))
+      encoder.setSingle(try CanonicalEncoder.fingerprint(of: value))
     }
   }
 }

@@ -37,30 +37,22 @@ final class CanonicalEncoder: Encoder {
   typealias Fields = [(key: StateFingerprint, value: StateFingerprint)]
 
   var content = Content.none
-  /// The digests of the keys seen so far, shared by every encoder of one fingerprint.
-  let keys: KeyDigests
   // Paths are not tracked: a fingerprint never fails on a value's position, and tracking costs an
   // allocation per field.
   var codingPath: [any CodingKey] { [] }
   var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-  init(keys: KeyDigests) { self.keys = keys }
-
-  /// The fingerprint of `value`; `keys` caches the digests of field names (a list's rows repeat them).
-  static func fingerprint<Value: Encodable>(of value: Value, keys: KeyDigests? = nil) throws
-    -> StateFingerprint
-  {
+  /// The fingerprint of `value`.
+  static func fingerprint<Value: Encodable>(of value: Value) throws -> StateFingerprint {
     if let scalar = scalarFingerprint(value) { return scalar }
     if let special = value as? any CanonicalFingerprinting { return try special.canonicalFingerprint() }
-    return try encodedFingerprint(of: value, keys: keys ?? KeyDigests())
+    return try encodedFingerprint(of: value)
   }
 
   /// The fingerprint of `value`, a value of a type for which ``isEncodedDirectly(_:)`` holds: by its
   /// `encode(to:)`, without the cast ``fingerprint(of:)`` makes (about 600 instructions per value).
-  static func encodedFingerprint<Value: Encodable>(of value: Value, keys: KeyDigests) throws
-    -> StateFingerprint
-  {
-    let encoder = CanonicalEncoder(keys: keys)
+  static func encodedFingerprint<Value: Encodable>(of value: Value) throws -> StateFingerprint {
+    let encoder = CanonicalEncoder()
     try value.encode(to: encoder)
     return try encoder.finish()
   }
@@ -116,7 +108,8 @@ final class CanonicalEncoder: Encoder {
   /// Adds a field to the keyed container.
   func addField(_ key: some CodingKey, _ entry: Entry) {
     guard case .keyed(var fields, var nested) = content else { return }  // a conflict, already remembered
-    let digest = keys.digest(of: key.stringValue)
+    // Not cached: a lookup by bytes cost more than digesting a field name (a word or two).
+    let digest = CanonicalValue.string(key.stringValue)
     content = .none  // keeps `fields` uniquely referenced while it grows
     switch entry {
     case .value(let value): fields.append((digest, value))
@@ -170,14 +163,14 @@ final class CanonicalEncoder: Encoder {
 
   /// A nested encoder registered as field `key`.
   func nestedField(_ key: some CodingKey) -> CanonicalEncoder {
-    let child = CanonicalEncoder(keys: keys)
+    let child = CanonicalEncoder()
     addField(key, .nested(child))
     return child
   }
 
   /// A nested encoder registered as the next element.
   func nestedElement() -> CanonicalEncoder {
-    let child = CanonicalEncoder(keys: keys)
+    let child = CanonicalEncoder()
     addElement(.nested(child))
     return child
   }
@@ -195,24 +188,6 @@ final class CanonicalEncoder: Encoder {
   }
 
   func singleValueContainer() -> any SingleValueEncodingContainer { SingleValueContainer(encoder: self) }
-}
-
-/// The digests of field names, so that the rows of a list, which repeat the same few names, digest each
-/// name once. Holds a few dozen names at most: an encoding that invents keys (a dictionary-like type) digests
-/// the rest as it goes.
-final class KeyDigests {
-  private var names: [(name: String, digest: StateFingerprint)] = []
-  private static let capacity = 32
-
-  /// The digest of field name `name`: ``CanonicalValue/string(_:)``.
-  func digest(of name: String) -> StateFingerprint {
-    // By bytes, not `==`: canonically equivalent names ("é" and "e\u{301}") are equal strings with
-    // different digests.
-    for entry in names where entry.name.utf8.elementsEqual(name.utf8) { return entry.digest }
-    let digest = CanonicalValue.string(name)
-    if names.count < Self.capacity { names.append((name, digest)) }
-    return digest
-  }
 }
 
 /// `Optional`, recognized by type (``CanonicalEncoder/isEncodedDirectly(_:)``).

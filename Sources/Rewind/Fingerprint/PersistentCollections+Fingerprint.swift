@@ -40,10 +40,9 @@ extension PersistentTree where Value: Encodable {
     if node.isLeaf {
       let slots = unsafe node.slots
       if CanonicalEncoder.isEncodedDirectly(Value.self) {
-        let keys = KeyDigests()
         for index in 0..<node.width {
           CanonicalValue.append(
-            element: try CanonicalEncoder.encodedFingerprint(of: unsafe slots[index], keys: keys), to: &lanes)
+            element: try CanonicalEncoder.encodedFingerprint(of: unsafe slots[index]), to: &lanes)
         }
       } else {
         for index in 0..<node.width {
