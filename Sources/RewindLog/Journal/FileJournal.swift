@@ -198,15 +198,19 @@ public final class FileJournal<Action: Codable & Sendable>: Journal {
   private static func scan(
     with scanner: LogScanner, from start: inout SnapshotFile?, chainCheck: inout ChainCheck
   ) throws(FileJournalError) -> ScannedLog {
-    if let position = start?.position {
-      do {
-        return try scanner.scan(chainCheck: chainCheck, from: ScanStart(position))
-      } catch {
-        // The snapshot's frame does not fit the log: a whole scan names any damage.
-        _ = try? chainCheck.finish()
-        chainCheck = ChainCheck(key: scanner.key)
-        start = nil
+    if let snapshot = start, let position = snapshot.position {
+      // A snapshot of another log (copied in, or left from a log this directory once held) must not place
+      // the scan: its frame position can land on a frame of this log by chance, and the frames indexed
+      // from there would not end where the log does.
+      if let scanned = try? scanner.scan(chainCheck: chainCheck, from: ScanStart(position)),
+        scanned.logID == snapshot.logID
+      {
+        return scanned
       }
+      // The snapshot's frame does not fit the log: a whole scan names any damage.
+      _ = try? chainCheck.finish()
+      chainCheck = ChainCheck(key: scanner.key)
+      start = nil
     }
     return try scanner.scan(chainCheck: chainCheck)
   }
