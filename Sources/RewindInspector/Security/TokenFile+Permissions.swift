@@ -1,3 +1,5 @@
+import Rewind
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -18,7 +20,7 @@ extension TokenFile {
     let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
     guard descriptor >= 0 else {
       var link = stat()
-      if lstat(path, &link) == 0, let kind = fileKind(link.st_mode) {
+      if lstat(path, &link) == 0, let kind = nonRegularFileKind(link.st_mode) {
         throw .notARegularFile(path, kind: kind)
       }
       throw .cannotRead(path)
@@ -26,7 +28,7 @@ extension TokenFile {
     defer { close(descriptor) }
     var info = stat()
     guard fstat(descriptor, &info) == 0 else { throw .cannotRead(path) }
-    if let kind = fileKind(info.st_mode) { throw .notARegularFile(path, kind: kind) }
+    if let kind = nonRegularFileKind(info.st_mode) { throw .notARegularFile(path, kind: kind) }
     guard info.st_uid == geteuid() else { throw .notOwnedByUser(path, owner: UInt32(info.st_uid)) }
     guard UInt32(info.st_mode) & 0o077 == 0 else { throw .tooOpen(path, mode: UInt32(info.st_mode) & 0o7777) }
     var bytes = [UInt8](repeating: 0, count: limit + 1)
@@ -41,19 +43,6 @@ extension TokenFile {
       filled += result
     }
     return Array(bytes.prefix(filled))
-  }
-
-  /// What a file of `mode` is, when it is not a regular file.
-  static func fileKind(_ mode: mode_t) -> String? {
-    switch mode & S_IFMT {
-    case S_IFREG: nil
-    case S_IFLNK: "a symbolic link"
-    case S_IFDIR: "a directory"
-    case S_IFIFO: "a FIFO"
-    case S_IFSOCK: "a socket"
-    case S_IFCHR, S_IFBLK: "a device"
-    default: "not a regular file"
-    }
   }
 }
 

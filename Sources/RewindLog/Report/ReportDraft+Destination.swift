@@ -1,3 +1,5 @@
+import Rewind
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
@@ -18,20 +20,7 @@ extension ReportDraft {
       var info = stat()
       // A path that cannot be looked at (it does not exist yet, say) is left to the write to report.
       guard lstat(candidate, &info) == 0 else { continue }
-      if let kind = nonRegularKind(info.st_mode) { throw .notARegularFile(path: candidate, kind: kind) }
-    }
-  }
-
-  /// What a file of `mode` is, when it is not a regular file.
-  static func nonRegularKind(_ mode: mode_t) -> String? {
-    switch mode & S_IFMT {
-    case S_IFREG: nil
-    case S_IFLNK: "a symbolic link"
-    case S_IFDIR: "a directory"
-    case S_IFIFO: "a FIFO"
-    case S_IFSOCK: "a socket"
-    case S_IFCHR, S_IFBLK: "a device"
-    default: "not a regular file"
+      if let kind = nonRegularFileKind(info.st_mode) { throw .notARegularFile(path: candidate, kind: kind) }
     }
   }
 }
