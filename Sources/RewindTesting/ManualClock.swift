@@ -35,6 +35,10 @@ public final class ManualClock: Clock, EventClock, Sendable {
 
   private let timeline = Locked(Timeline())
 
+  /// Counts of the tasks that may be on their way to sleep on this clock: each test store's running
+  /// effects. ``advance(by:)`` first waits for them, so that a task started just before it is not missed.
+  private let pendingTasks = Locked<[@Sendable () -> Int]>([])
+
   /// The wall-clock time at which this clock starts; ``timestamp()`` is this plus the time advanced.
   public let epoch: Date
 
@@ -82,9 +86,12 @@ public final class ManualClock: Clock, EventClock, Sendable {
 
   /// Moves time forward by `duration`, waking the sleepers whose deadlines pass, earliest first.
   ///
+  /// It first waits, up to a second of real time, until every effect of the test stores using this clock
+  /// sleeps on it or has finished: an effect sent just before is then not missed on a loaded machine.
   /// Between wake-ups it yields so that the woken tasks can run up to their next suspension.
   public func advance(by duration: Duration = .zero) async {
     await settle()
+    await waitForPendingTasks(limit: .seconds(1))
     let target = now.advanced(by: duration)
     while true {
       let due: Sleeper? = timeline.withLock { timeline in
@@ -123,6 +130,22 @@ public final class ManualClock: Clock, EventClock, Sendable {
   public func run() async {
     while let last = timeline.withLock({ $0.sleepers.map(\.deadline).max() }) {
       await advance(by: now.duration(to: last))
+    }
+  }
+
+  /// Counts `tasks` among those ``advance(by:)`` waits for before it moves time.
+  func awaitTasks(counted tasks: @escaping @Sendable () -> Int) {
+    pendingTasks.withLock { $0.append(tasks) }
+  }
+
+  /// Waits until the tasks counted by ``awaitTasks(counted:)`` are no more than the sleepers, or `limit`
+  /// of real time passes (an effect may wait for something other than this clock).
+  private func waitForPendingTasks(limit: Duration) async {
+    let counters = pendingTasks.withLock { $0 }
+    guard !counters.isEmpty else { return }
+    let deadline = ContinuousClock.now.advanced(by: limit)
+    while counters.reduce(0, { $0 + $1() }) > sleeperCount, ContinuousClock.now < deadline {
+      try? await Task.sleep(for: .microseconds(200))
     }
   }
 

@@ -126,6 +126,8 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
     } catch {
       preconditionFailure("TestStore: an empty in-memory journal failed to replay: \(error)")
     }
+    let store = self.store
+    clock.awaitTasks { [weak store] in store?.runningEffectCount ?? 0 }
   }
 
   deinit {

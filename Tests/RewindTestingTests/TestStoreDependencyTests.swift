@@ -73,6 +73,26 @@ struct Loading: Reducer {
     await store.finish()
   }
 
+  /// An effect that takes real time before it sleeps on the clock (as one does on a loaded machine, where
+  /// its task starts late) is still woken by an `advance` called right after the send.
+  @Test func anAdvanceRightAfterTheSendWaitsForTheEffectToSleep() async {
+    let clock = ManualClock()
+    let store = TestStore(initialState: Loading.State(), reducer: Loading(), clock: clock) {
+      $0.fakeServer.fetch = { folder in ["\(folder) mail"] }
+      $0.clock = SlowToSleepClock(base: clock)
+    }
+    store.send(.load("inbox"))
+    await store.clock.advance(by: .milliseconds(50))
+    let at = store.clock.epoch.addingTimeInterval(0.05)
+    let id = UUID(uuidString: "00000000-0000-0000-0000-000000000000")
+    await store.receive(.loaded(["inbox mail"], at: at, id: id ?? UUID()), timeout: .milliseconds(500)) {
+      $0.mail = ["inbox mail"]
+      $0.loadedAt = at
+      $0.requestID = id
+    }
+    await store.finish()
+  }
+
   @Test func anUnimplementedDependencyFailsTheTestNamingIt() async {
     let store = TestStore(initialState: Loading.State(), reducer: Loading())
     await withKnownIssue("TestStore's own failure, on purpose: an effect calls an unimplemented dependency") {
@@ -82,5 +102,18 @@ struct Loading: Reducer {
     } matching: { issue in
       issue.comments.contains { $0.rawValue.contains("Unimplemented: FakeServer.fetch was called") }
     }
+  }
+}
+
+/// A manual clock on which a task's sleep starts 200 ms of real time late, as if its task had started
+/// late: the sleep's duration is counted from the clock's time after the delay.
+private struct SlowToSleepClock: Clock {
+  let base: ManualClock
+  var now: ManualClock.Instant { base.now }
+  var minimumResolution: Duration { .zero }
+  func sleep(until deadline: ManualClock.Instant, tolerance: Duration?) async throws {
+    let duration = base.now.duration(to: deadline)
+    try await Task.sleep(for: .milliseconds(200))
+    try await base.sleep(until: base.now.advanced(by: duration), tolerance: tolerance)
   }
 }
