@@ -51,6 +51,18 @@ static inline void rewind_digest_slot_invalidate(uintptr_t *slot) {
   __atomic_store_n(slot, __atomic_load_n(slot, __ATOMIC_RELAXED) & ~(uintptr_t)1, __ATOMIC_RELAXED);
 }
 
+/// Clears the valid bit and sets the reshaped bit (2), keeping the address: the node's values are about
+/// to move, so the element digests its lanes were made of no longer match their positions. Only for a
+/// node referenced by one owner, like `rewind_digest_slot_invalidate`.
+static inline void rewind_digest_slot_mark_reshaped(uintptr_t *slot) {
+  __atomic_store_n(slot, (__atomic_load_n(slot, __ATOMIC_RELAXED) & ~(uintptr_t)1) | 2, __ATOMIC_RELAXED);
+}
+
+/// Stores `word` (relaxed). Only for a node referenced by one owner.
+static inline void rewind_digest_slot_store(uintptr_t *slot, uintptr_t word) {
+  __atomic_store_n(slot, word, __ATOMIC_RELAXED);
+}
+
 /// Replaces the word `expected` with `desired` (acquiring and releasing); 0 when the slot held another.
 static inline int rewind_digest_slot_replace(uintptr_t *slot, uintptr_t expected, uintptr_t desired) {
   return __atomic_compare_exchange_n(slot, &expected, desired, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);

@@ -65,6 +65,40 @@ struct DigestLanes: Sendable, Hashable {
     return copy
   }
 
+  /// Replaces, in the lanes of a sequence of `elements` elements (two words each, as
+  /// `CanonicalValue.append(element:to:)` adds them), the digest `old` of element `position` by `new`: in
+  /// O(1), since a word's term is `x · r^e`, its exponent `e` fixed by its distance from the end.
+  @inlinable
+  mutating func replaceElement(at position: Int, of elements: Int, old: StateFingerprint, new: StateFingerprint) {
+    let exponent = (elements &- 1 &- position) &* 2  // the low word's; the high word's is one more
+    first = Self.add(
+      first,
+      Self.add(
+        Self.multiply(Self.difference(new.high, old.high, salt: Self.salt.0), Self.power(0, exponent &+ 1)),
+        Self.multiply(Self.difference(new.low, old.low, salt: Self.salt.0), Self.power(0, exponent))))
+    second = Self.add(
+      second,
+      Self.add(
+        Self.multiply(Self.difference(new.high, old.high, salt: Self.salt.1), Self.power(1, exponent &+ 1)),
+        Self.multiply(Self.difference(new.low, old.low, salt: Self.salt.1), Self.power(1, exponent))))
+  }
+
+  /// `x(new) − x(old) mod p`, where `x(w)` is the term a word `w` adds to a lane salted `salt`.
+  @inlinable @inline(__always)
+  static func difference(_ new: UInt64, _ old: UInt64, salt: UInt64) -> UInt64 {
+    add(reduce(scramble(new ^ salt)), prime &- reduce(scramble(old ^ salt)))
+  }
+
+  /// `r^exponent` for lane `lane` (0 or 1): from a table for the exponents of a leaf's words.
+  @inlinable
+  static func power(_ lane: Int, _ exponent: Int) -> UInt64 {
+    if exponent < Self.powerTableSize { return DigestPowers.table[lane &* Self.powerTableSize &+ exponent] }
+    return power(of: lane == 0 ? radix.0 : radix.1, UInt64(exponent))
+  }
+
+  /// The exponents the table holds: every word of a leaf of up to 64 elements.
+  @inlinable static var powerTableSize: Int { 128 }
+
   /// The 128-bit digest of a value whose canonical words these are, tagged `tag` (the kind of value).
   @inlinable
   func digest(tag: UInt64) -> StateFingerprint {
@@ -120,4 +154,21 @@ struct DigestLanes: Sendable, Hashable {
     let sum = (product.low & prime) &+ (product.low >> 61) &+ (product.high << 3)
     return reduce(sum)
   }
+}
+
+/// `r^0 … r^127` of each lane's radix, the first lane's then the second's: the weights of a leaf's words.
+@usableFromInline
+enum DigestPowers {
+  @usableFromInline static let table: [UInt64] = {
+    var table: [UInt64] = []
+    table.reserveCapacity(2 * DigestLanes.powerTableSize)
+    for radix in [DigestLanes.radix.0, DigestLanes.radix.1] {
+      var power: UInt64 = 1
+      for _ in 0..<DigestLanes.powerTableSize {
+        table.append(power)
+        power = DigestLanes.multiply(power, radix)
+      }
+    }
+    return table
+  }()
 }

@@ -35,27 +35,90 @@ extension PersistentTree where Value: Encodable {
 
   private static func digestLanes(of node: TreeNode<Value>, work: inout DigestWork) throws -> DigestLanes {
     if let cached = node.cachedDigest { return cached }
+    if node.isLeaf { return try leafDigestLanes(of: node, work: &work) }
     work.nodes += 1
     var lanes = DigestLanes()
-    if node.isLeaf {
-      let slots = unsafe node.slots
-      if CanonicalEncoder.isEncodedDirectly(Value.self) {
-        for index in 0..<node.width {
-          CanonicalValue.append(
-            element: try CanonicalEncoder.encodedFingerprint(of: unsafe slots[index]), to: &lanes)
-        }
-      } else {
-        for index in 0..<node.width {
-          CanonicalValue.append(
-            element: try CanonicalEncoder.fingerprint(of: unsafe slots[index]), to: &lanes)
-        }
-      }
-      work.elements += node.width
-    } else {
-      for index in 0..<node.width { lanes.append(try digestLanes(of: node.child(at: index), work: &work)) }
-    }
+    for index in 0..<node.width { lanes.append(try digestLanes(of: node.child(at: index), work: &work)) }
     node.cacheDigest(lanes)
     return lanes
+  }
+
+  /// The lanes of a leaf whose cache is not valid, encoding only the values whose digests no block has:
+  /// - a block of its own left stale by edits in place supplies the digests of the values not edited
+  ///   since, and its lanes, updated in O(1) for each edited value;
+  /// - a borrowing copy (an edit of a kept version's leaf, `TreeNode+Borrowing.swift`) without a block
+  ///   takes the digests of the values it still borrows from its lender's valid block: they are the
+  ///   same values;
+  /// - otherwise (a reshaped leaf, a leaf never digested) every value is encoded.
+  /// Publishes the new block (see `TreeNode+Digest.swift`).
+  private static func leafDigestLanes(of node: TreeNode<Value>, work: inout DigestWork) throws -> DigestLanes {
+    let word = node.digestWord
+    if word & CachedDigestWord.valid != 0, let cached = node.cachedDigest { return cached }
+    work.nodes += 1
+    let width = node.width
+    // A stale block not reshaped is kept as the new block's `previous` (other fingerprints may read it).
+    let stale =
+      word & CachedDigestWord.reshaped == 0
+      ? unsafe UnmanagedLeafBlock(word: word) : nil
+    let base = unsafe reusableDigests(of: node, stale: stale, word: word)
+    let block = unsafe LeafDigestHeader.allocate(width: width)
+    let rows = unsafe block.rows
+    let slots = unsafe node.slots
+    let direct = CanonicalEncoder.isEncodedDirectly(Value.self)
+    var lanes = DigestLanes()
+    do {
+      if let base = unsafe base {
+        unsafe rows.initialize(from: base.block.rows, count: width)
+        unsafe lanes = base.block.lanes
+        var encoded = unsafe ~base.reused & TreeNode<Value>.mask(width)
+        while encoded != 0 {
+          let index = encoded.trailingZeroBitCount
+          encoded &= encoded &- 1
+          let digest = try Self.elementDigest(unsafe slots[index], direct: direct)
+          unsafe lanes.replaceElement(at: index, of: width, old: rows[index], new: digest)
+          unsafe rows[index] = digest
+          work.elements += 1
+        }
+      } else {
+        for index in 0..<width {
+          let digest = try Self.elementDigest(unsafe slots[index], direct: direct)
+          unsafe (rows + index).initialize(to: digest)
+          CanonicalValue.append(element: digest, to: &lanes)
+        }
+        work.elements += width
+      }
+    } catch {
+      unsafe UnsafeMutableRawPointer(block).deallocate()
+      throw error
+    }
+    unsafe block.initialize(
+      to: LeafDigestHeader(lanes: lanes, width: width, edited: 0, previous: stale?.address))
+    unsafe node.publishLeafDigest(block, replacing: word)
+    return lanes
+  }
+
+  /// The block whose values' digests a leaf's new block starts from, and which of them stay (bit `i`:
+  /// value `i`'s): its own stale block's, but for the values edited since; else, for a borrowing copy
+  /// that has none, its lender's valid block's, for the values it still borrows; else `nil`.
+  private static func reusableDigests(
+    of node: TreeNode<Value>, stale: UnmanagedLeafBlock?, word: UInt
+  ) -> (block: UnmanagedLeafBlock, reused: UInt64)? {
+    let width = node.width
+    if let stale = unsafe stale {
+      return unsafe stale.width == width ? (stale, ~stale.edited) : nil
+    }
+    guard word == 0, let lender = unsafe node.lender?.node else { return nil }
+    let lenderWord = lender.digestWord
+    guard lenderWord & CachedDigestWord.valid != 0, let block = unsafe UnmanagedLeafBlock(word: lenderWord),
+      unsafe block.width == width
+    else { return nil }
+    return unsafe (block, node.head.pointee.borrowed)
+  }
+
+  /// The digest of one element, through the cast to `CanonicalFingerprinting` unless `direct`.
+  @inline(__always)
+  private static func elementDigest(_ element: Value, direct: Bool) throws -> StateFingerprint {
+    direct ? try CanonicalEncoder.encodedFingerprint(of: element) : try CanonicalEncoder.fingerprint(of: element)
   }
 
   /// The lanes of the elements' digests computed from the elements alone, every cache ignored: what a

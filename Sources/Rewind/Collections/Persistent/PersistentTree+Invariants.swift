@@ -64,13 +64,14 @@ extension PersistentTree where Value: Encodable {
   /// Checks that every cached digest (`TreeNode+Digest.swift`) equals the lanes recomputed from the
   /// elements of its subtree, caches ignored; traps when one marked valid is not. A digest is marked stale
   /// where a node is made writable; a node changed without passing there would be caught here, after the
-  /// mutation.
+  /// mutation. A leaf's block must also hold its values' digests: all of them while valid, and while
+  /// stale (not reshaped) those of the values not noted as edited, which its next fingerprint reuses.
   ///
   /// O(n) encodings when any node holds a cache; O(number of nodes) when none does.
   @usableFromInline
   func checkDigests() {
     func anyCached(_ node: TreeNode<Value>) -> Bool {
-      if node.cachedDigest != nil { return true }
+      if node.digestWord != 0 { return true }
       if node.isLeaf { return false }
       return (0..<node.width).contains { anyCached(node.child(at: $0)) }
     }
@@ -81,13 +82,16 @@ extension PersistentTree where Value: Encodable {
       var lanes = DigestLanes()
       var encodes = true
       if node.isLeaf {
+        var digests: [StateFingerprint] = []
         for index in 0..<node.width {
           guard let digest = try? CanonicalEncoder.fingerprint(of: unsafe node.slots[index]) else {
             encodes = false
             break
           }
+          digests.append(digest)
           CanonicalValue.append(element: digest, to: &lanes)
         }
+        checkLeafBlock(node, digests: encodes ? digests : nil)
       } else {
         for index in 0..<node.width {
           if let child = recompute(node.child(at: index)) { lanes.append(child) } else { encodes = false }
@@ -100,6 +104,26 @@ extension PersistentTree where Value: Encodable {
       return recomputed
     }
     _ = recompute(root)
+  }
+
+  /// Checks a leaf's block against `digests`, its values' digests (`nil` when one does not encode).
+  private func checkLeafBlock(_ node: TreeNode<Value>, digests: [StateFingerprint]?) {
+    let word = node.digestWord
+    guard word & CachedDigestWord.reshaped == 0,
+      let block = unsafe UnsafeMutablePointer<LeafDigestHeader>(bitPattern: word & ~CachedDigestWord.flags)
+    else { return }
+    let width = unsafe block.pointee.width
+    var lanes = DigestLanes()
+    for index in 0..<width { unsafe CanonicalValue.append(element: block.rows[index], to: &lanes) }
+    unsafe precondition(lanes == block.pointee.lanes, "PersistentTree: a leaf's lanes unlike its rows' digests")
+    let valid = word & CachedDigestWord.valid != 0
+    precondition(!valid || width == node.width, "PersistentTree: a valid leaf block of another width")
+    guard width == node.width, let digests else { return }
+    let edited = valid ? 0 : unsafe block.pointee.edited
+    for index in 0..<width where edited & (1 << UInt64(index)) == 0 {
+      unsafe precondition(
+        block.rows[index] == digests[index], "PersistentTree: a value changed without being noted as edited")
+    }
   }
 }
 

@@ -261,14 +261,14 @@ struct PersistentTree<Value> {
   // MARK: Changing values in place
 
   /// Makes the root referenced by this tree alone and owner of all its entries, so that its shape may
-  /// change; its cached digest is marked stale.
+  /// change; its cached digest is marked reshaped.
   @inlinable
   mutating func makeRootUnique() {
     if !isKnownUniquelyReferenced(&root) {
       root = TreeNode.make(copying: root)
     } else {
       root.ownAll()
-      root.invalidateDigest()
+      root.markReshaped()
     }
   }
 

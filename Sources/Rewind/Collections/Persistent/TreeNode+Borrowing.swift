@@ -120,10 +120,10 @@ extension TreeNode {
   }
 
   /// Makes entry `index` of this leaf, which must be referenced by its parent alone, its own, so that
-  /// its value may be changed or moved out in place; the leaf's cached digest is marked stale.
+  /// its value may be changed or moved out in place; the leaf's cached digest notes the edit.
   @inlinable
   func ownEntry(_ index: Int) {
-    invalidateDigest()
+    noteEdit(index)
     let bit: UInt64 = 1 << UInt64(index)
     let borrowed = unsafe head.pointee.borrowed
     guard borrowed & bit != 0 else { return }

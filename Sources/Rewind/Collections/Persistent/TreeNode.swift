@@ -347,7 +347,7 @@ final class TreeNode<Value>: ManagedBuffer<Void, UInt64> {
 
   /// Makes child `index` referenced by this node alone and owner of all its entries, copying it if it
   /// is shared: what a change to the child's shape (an insertion, a removal) needs. This node must own
-  /// its entries (see ``ownAll()``). The child's cached digest is marked stale: it is about to change.
+  /// its entries (see ``ownAll()``). The child's cached digest is marked reshaped: it is about to change.
   @inlinable
   func makeChildUnique(_ index: Int) {
     if unsafe !isKnownUniquelyReferenced(&childSlots[index]) {
@@ -356,7 +356,7 @@ final class TreeNode<Value>: ManagedBuffer<Void, UInt64> {
       let child = unsafe unmanagedChild(index)
       unsafe child.withNode { child in
         child.ownAll()
-        child.invalidateDigest()
+        child.markReshaped()
       }
     }
   }

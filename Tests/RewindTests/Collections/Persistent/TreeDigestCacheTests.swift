@@ -136,7 +136,7 @@ private struct NestedDigestRow: Identifiable, Codable, Equatable, Sendable {
   }
 
   /// At 100,000 rows, a fingerprint after a one-row edit digests the nodes on the path to the row (one
-  /// per level) and that row's leaf, counted by the digest itself; an insertion or a removal that
+  /// per level) and encodes that row alone, counted by the digest itself; an insertion or a removal that
   /// reshapes nodes digests at most the nodes it changed. The kept version's caches stay valid.
   @Test func aOneRowEditRedigestsOnlyItsPath() throws {
     let count = 100_000
@@ -156,7 +156,7 @@ private struct NestedDigestRow: Identifiable, Codable, Equatable, Sendable {
     work = DigestWork()
     let afterEdit = try edited.tree.digestLanes(work: &work)
     #expect(work.nodes == depth + 1, "the root, each inner node on the path, and the leaf")
-    #expect(work.elements <= leafCapacity)
+    #expect(work.elements == 1, "the copied leaf takes the other rows' digests from base's leaf")
     #expect(CanonicalValue.sequence(afterEdit) == (try plain.digest(of: model)))
 
     edited.insert(DigestRow(id: -1, title: "inserted"), at: 12_345)
@@ -173,6 +173,58 @@ private struct NestedDigestRow: Identifiable, Codable, Equatable, Sendable {
     work = DigestWork()
     #expect(try base.tree.digestLanes(work: &work) == full)
     #expect(work.nodes == 0 && work.elements == 0)
+  }
+
+  /// A leaf changed only in place keeps its rows' digests: the next fingerprint encodes exactly the rows
+  /// edited since the last one, however often each was edited; a copy made for a kept version encodes
+  /// only the rows it changed; a leaf whose rows moved is encoded whole. Each fingerprint equals the plain
+  /// array's.
+  @Test func editsInPlaceEncodeOnlyTheEditedRows() throws {
+    var model = (0..<10_000).map { DigestRow(id: $0, title: "row \($0) of a list", note: "note") }
+    var array = IdentifiedArray(uniqueElements: model)
+    var plain = PlainDigest()
+    func fingerprint(encodes expected: Int?, _ comment: Comment) throws {
+      var work = DigestWork()
+      let lanes = try array.tree.digestLanes(work: &work)
+      if let expected { #expect(work.elements == expected, comment) }
+      #expect(CanonicalValue.sequence(lanes) == (try plain.digest(of: model)), comment)
+      array._checkInvariants()
+    }
+    func edit(_ id: Int, _ title: String) {
+      array[id: id]?.title = title
+      model[id].title = title
+    }
+    try fingerprint(encodes: model.count, "the first fingerprint encodes every row")
+    for id in [5, 6, 7, 5, 5_000, 9_999] { edit(id, "edited \(id)") }
+    edit(5, "edited twice")
+    try fingerprint(encodes: 5, "five rows edited, one of them three times")
+    try fingerprint(encodes: 0, "nothing edited since")
+
+    edit(6, "edited again")
+    try fingerprint(encodes: 1, "one row edited since the last fingerprint of its leaf")
+
+    // An insertion moves the rows of the leaf after it: that leaf is encoded whole.
+    edit(7, "edited before a move")
+    array.insert(DigestRow(id: -1, title: "inserted"), at: 3)
+    model.insert(DigestRow(id: -1, title: "inserted"), at: 3)
+    var work = DigestWork()
+    _ = try array.tree.digestLanes(work: &work)
+    #expect(work.elements > 1)
+    try fingerprint(encodes: 0, "the reshaped leaf's new block is valid")
+
+    // A kept version (an undo step): the edit makes a borrowing copy of the leaf, which takes the
+    // digests of the rows it still borrows from the kept leaf's block.
+    let kept = array
+    array[id: 4_000]?.flag.toggle()
+    model[4_001].flag.toggle()
+    try fingerprint(encodes: 1, "the copy encodes only the row it owns")
+    work = DigestWork()
+    _ = try kept.tree.digestLanes(work: &work)
+    #expect(work.elements == 0, "the kept version's caches are untouched")
+    // Edits of the copy after its first fingerprint reuse its block again.
+    array[id: 4_000]?.flag.toggle()
+    model[4_001].flag.toggle()
+    try fingerprint(encodes: 1, "the copy, digested once, keeps its rows' digests")
   }
 
   /// Several threads fingerprint versions sharing nodes at once while others change their own copies:
