@@ -225,6 +225,17 @@ private struct NestedDigestRow: Identifiable, Codable, Equatable, Sendable {
     array[id: 4_000]?.flag.toggle()
     model[4_001].flag.toggle()
     try fingerprint(encodes: 1, "the copy, digested once, keeps its rows' digests")
+
+    // A version kept before any fingerprint, fingerprinted after the edit: the copy has no block, and
+    // takes the digests of the rows it borrows from its lender's.
+    let fresh = IdentifiedArray(uniqueElements: model)
+    array = fresh
+    array[id: 2_000]?.title = "edited after the copy"
+    model[2_001].title = "edited after the copy"
+    work = DigestWork()
+    _ = try fresh.tree.digestLanes(work: &work)
+    #expect(work.elements == model.count)
+    try fingerprint(encodes: 1, "the copy encodes only the row it owns")
   }
 
   /// Several threads fingerprint versions sharing nodes at once while others change their own copies:
