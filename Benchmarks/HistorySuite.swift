@@ -80,7 +80,7 @@ private func makeHistoryStore(events: Int, reporter: Reporter) -> Store<
 }
 
 /// The process's resident memory in bytes, from /proc/self/statm; `nil` where that cannot be read.
-private func heapBytesInUse() -> Int? {
+func heapBytesInUse() -> Int? {
   guard let statm = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return nil }
   let fields = statm.split(separator: " ")
   guard fields.count > 1, let pages = Int(fields[1]) else { return nil }
@@ -88,7 +88,7 @@ private func heapBytesInUse() -> Int? {
 }
 
 /// Asks the C allocator to give freed memory back to the system (glibc's `malloc_trim`), where it exists.
-private func returnFreeMemoryToTheSystem() {
+func returnFreeMemoryToTheSystem() {
   // Looked up at run time: the C library's module does not export it to Swift.
   guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else { return }
   let trim = unsafeBitCast(symbol, to: (@convention(c) (Int) -> Int32).self)

@@ -17,6 +17,9 @@ import RewindTool
 ///   id, a title string, a flag), the store recording a fingerprint every 1,000 events; `baseline`: the
 ///   same sends without fingerprints, in the same run; the ratio is the goal (≤ 1.10). Median of 5 runs of
 ///   20,000 sends. Also `-rows=1000`, the small case.
+/// - `scale/fingerprint-cache-rows=100000`: bytes per row that the digest caches hold after a state's
+///   first fingerprint (resident memory before and after it); `baseline`: bytes per row of the state
+///   itself. The leaves changed since the last fingerprint may hold up to twice their share.
 ///
 /// Environment: `REWIND_BENCH_REPLAY_ONLY=fingerprinted`, `=corpus` or `=scale` runs one;
 /// `REWIND_BENCH_CORPUS=LOGSxEVENTS` (e.g. `100x1000`) sizes the corpus.
@@ -33,6 +36,7 @@ let replaySuite = Suite(name: "replay", summary: "replay with fingerprint checks
   }
   if only == nil || only == "scale" {
     for rows in [1_000, 100_000] { reporter.report(try fingerprintCost(rows: rows)) }
+    if let memory = try fingerprintCacheMemory(rows: 100_000) { reporter.report(memory) }
   }
 }
 
@@ -112,6 +116,24 @@ private func fingerprintCost(rows: Int) throws -> Measurement {
   }
   return Measurement(
     name: "scale/fingerprints-rows=\(rows)", unit: "us", median: median(with), baseline: median(without))
+}
+
+/// Bytes per row of the digest caches a first fingerprint fills, against the state's own bytes per row,
+/// from the process's resident memory; `nil` where that cannot be read.
+private func fingerprintCacheMemory(rows: Int) throws -> Measurement? {
+  returnFreeMemoryToTheSystem()
+  guard let empty = heapBytesInUse() else { return nil }
+  let state = FingerprintedList.State(rows: rows)
+  returnFreeMemoryToTheSystem()
+  guard let built = heapBytesInUse() else { return nil }
+  let fingerprint = try StateFingerprint.of(state)
+  returnFreeMemoryToTheSystem()
+  guard let fingerprinted = heapBytesInUse() else { return nil }
+  blackHole(fingerprint)
+  blackHole(state)
+  return Measurement(
+    name: "scale/fingerprint-cache-rows=\(rows)", unit: "B/row",
+    median: Double(fingerprinted - built) / Double(rows), baseline: Double(built - empty) / Double(rows))
 }
 
 /// `ScaleList` with an `Encodable` state, so that a store can fingerprint it.
