@@ -69,7 +69,9 @@ struct DigestLanes: Sendable, Hashable {
   /// `CanonicalValue.append(element:to:)` adds them), the digest `old` of element `position` by `new`: in
   /// O(1), since a word's term is `x · r^e`, its exponent `e` fixed by its distance from the end.
   @inlinable
-  mutating func replaceElement(at position: Int, of elements: Int, old: StateFingerprint, new: StateFingerprint) {
+  mutating func replaceElement(
+    at position: Int, of elements: Int, old: StateFingerprint, new: StateFingerprint
+  ) {
     let exponent = (elements &- 1 &- position) &* 2  // the low word's; the high word's is one more
     first = Self.add(
       first,

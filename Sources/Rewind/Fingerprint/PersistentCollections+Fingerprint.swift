@@ -51,7 +51,8 @@ extension PersistentTree where Value: Encodable {
   ///   same values;
   /// - otherwise (a reshaped leaf, a leaf never digested) every value is encoded.
   /// Publishes the new block (see `TreeNode+Digest.swift`).
-  private static func leafDigestLanes(of node: TreeNode<Value>, work: inout DigestWork) throws -> DigestLanes {
+  private static func leafDigestLanes(of node: TreeNode<Value>, work: inout DigestWork) throws -> DigestLanes
+  {
     let word = node.digestWord
     if word & CachedDigestWord.valid != 0, let cached = node.cachedDigest { return cached }
     work.nodes += 1
@@ -118,7 +119,8 @@ extension PersistentTree where Value: Encodable {
   /// The digest of one element, through the cast to `CanonicalFingerprinting` unless `direct`.
   @inline(__always)
   private static func elementDigest(_ element: Value, direct: Bool) throws -> StateFingerprint {
-    direct ? try CanonicalEncoder.encodedFingerprint(of: element) : try CanonicalEncoder.fingerprint(of: element)
+    direct
+      ? try CanonicalEncoder.encodedFingerprint(of: element) : try CanonicalEncoder.fingerprint(of: element)
   }
 
   /// The lanes of the elements' digests computed from the elements alone, every cache ignored: what a

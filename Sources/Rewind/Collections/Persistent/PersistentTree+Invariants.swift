@@ -115,7 +115,8 @@ extension PersistentTree where Value: Encodable {
     let width = unsafe block.pointee.width
     var lanes = DigestLanes()
     for index in 0..<width { unsafe CanonicalValue.append(element: block.rows[index], to: &lanes) }
-    unsafe precondition(lanes == block.pointee.lanes, "PersistentTree: a leaf's lanes unlike its rows' digests")
+    unsafe precondition(
+      lanes == block.pointee.lanes, "PersistentTree: a leaf's lanes unlike its rows' digests")
     let valid = word & CachedDigestWord.valid != 0
     precondition(!valid || width == node.width, "PersistentTree: a valid leaf block of another width")
     guard width == node.width, let digests else { return }

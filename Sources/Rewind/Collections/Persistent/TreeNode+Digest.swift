@@ -79,7 +79,8 @@ extension TreeNode {
     unsafe copy.initialize(to: lanes)
     if unsafe rewind_digest_slot_replace(slot, stale, UInt(bitPattern: copy) | CachedDigestWord.valid) == 0 {
       unsafe copy.deallocate()
-    } else if let old = unsafe UnsafeMutablePointer<DigestLanes>(bitPattern: stale & ~CachedDigestWord.flags) {
+    } else if let old = unsafe UnsafeMutablePointer<DigestLanes>(bitPattern: stale & ~CachedDigestWord.flags)
+    {
       unsafe old.deallocate()
     }
   }
@@ -97,7 +98,9 @@ extension TreeNode {
       return
     }
     let replaced = unsafe UnsafeMutableRawPointer(bitPattern: word & ~CachedDigestWord.flags)
-    if let replaced = unsafe replaced, unsafe replaced != block.pointee.previous { unsafe replaced.deallocate() }
+    if let replaced = unsafe replaced, unsafe replaced != block.pointee.previous {
+      unsafe replaced.deallocate()
+    }
   }
 
   /// The word of the slot, loaded with acquiring order.
@@ -167,7 +170,8 @@ struct UnmanagedLeafBlock {
   /// The block `word` points to; `nil` when it points to none.
   @inlinable
   init?(word: UInt) {
-    guard let header = unsafe UnsafeMutablePointer<LeafDigestHeader>(bitPattern: word & ~CachedDigestWord.flags)
+    guard
+      let header = unsafe UnsafeMutablePointer<LeafDigestHeader>(bitPattern: word & ~CachedDigestWord.flags)
     else { return nil }
     unsafe self.header = header
   }
@@ -203,7 +207,8 @@ func noteLeafDigestEdit(slot: UnsafeMutablePointer<UInt>, word: UInt, index: Int
 /// lanes were made from (no one else reads it now).
 @usableFromInline @inline(never)
 func reshapeDigest(slot: UnsafeMutablePointer<UInt>, word: UInt, isLeaf: Bool) {
-  if isLeaf, let block = unsafe UnsafeMutablePointer<LeafDigestHeader>(bitPattern: word & ~CachedDigestWord.flags),
+  if isLeaf,
+    let block = unsafe UnsafeMutablePointer<LeafDigestHeader>(bitPattern: word & ~CachedDigestWord.flags),
     let previous = unsafe block.pointee.previous
   {
     unsafe previous.deallocate()
