@@ -86,12 +86,14 @@ public final class ManualClock: Clock, EventClock, Sendable {
 
   /// Moves time forward by `duration`, waking the sleepers whose deadlines pass, earliest first.
   ///
-  /// It first waits, up to a second of real time, until every effect of the test stores using this clock
-  /// sleeps on it or has finished: an effect sent just before is then not missed on a loaded machine.
+  /// It first waits, up to five seconds of real time, until every effect of the test stores using this
+  /// clock sleeps on it or has finished: an effect sent just before is then not missed on a loaded machine
+  /// (a CI run took 15 minutes for what takes 2 here). Only an effect that waits for something other than
+  /// this clock makes it wait that long.
   /// Between wake-ups it yields so that the woken tasks can run up to their next suspension.
   public func advance(by duration: Duration = .zero) async {
     await settle()
-    await waitForPendingTasks(limit: .seconds(1))
+    await waitForPendingTasks(limit: .seconds(5))
     let target = now.advanced(by: duration)
     while true {
       let due: Sleeper? = timeline.withLock { timeline in
