@@ -90,6 +90,7 @@ public final class ManualClock: Clock, EventClock, Sendable {
   /// clock sleeps on it or has finished: an effect sent just before is then not missed on a loaded machine
   /// (a CI run took 15 minutes for what takes 2 here). Only an effect that waits for something other than
   /// this clock makes it wait that long.
+  ///
   /// Between wake-ups it yields so that the woken tasks can run up to their next suspension.
   public func advance(by duration: Duration = .zero) async {
     await settle()
@@ -119,13 +120,7 @@ public final class ManualClock: Clock, EventClock, Sendable {
   /// - Returns: whether that many sleepers arrived.
   @discardableResult
   public func waitForSleepers(_ count: Int = 1, limit: Duration = .seconds(5)) async -> Bool {
-    let deadline = ContinuousClock.now.advanced(by: limit)
-    while sleeperCount < count {
-      if ContinuousClock.now >= deadline { return false }
-      await Task.yield()
-      if sleeperCount < count { try? await Task.sleep(for: .microseconds(200)) }
-    }
-    return true
+    await poll(limit: limit) { sleeperCount >= count }
   }
 
   /// Moves time forward until no task is sleeping on this clock.
@@ -145,10 +140,21 @@ public final class ManualClock: Clock, EventClock, Sendable {
   private func waitForPendingTasks(limit: Duration) async {
     let counters = pendingTasks.withLock { $0 }
     guard !counters.isEmpty else { return }
+    await poll(limit: limit) { counters.reduce(0) { $0 + $1() } <= sleeperCount }
+  }
+
+  /// Waits until `condition` holds, yielding and then sleeping 200 µs between looks, or until `limit` of
+  /// real time passes.
+  /// - Returns: whether `condition` held.
+  @discardableResult
+  private func poll(limit: Duration, until condition: () -> Bool) async -> Bool {
     let deadline = ContinuousClock.now.advanced(by: limit)
-    while counters.reduce(0, { $0 + $1() }) > sleeperCount, ContinuousClock.now < deadline {
-      try? await Task.sleep(for: .microseconds(200))
+    while !condition() {
+      if ContinuousClock.now >= deadline { return false }
+      await Task.yield()
+      if !condition() { try? await Task.sleep(for: .microseconds(200)) }
     }
+    return true
   }
 
   /// Gives woken tasks a chance to run up to their next suspension point.

@@ -73,22 +73,23 @@ struct DigestLanes: Sendable, Hashable {
     at position: Int, of elements: Int, old: StateFingerprint, new: StateFingerprint
   ) {
     let exponent = (elements &- 1 &- position) &* 2  // the low word's; the high word's is one more
-    first = Self.add(
-      first,
-      Self.add(
-        Self.multiply(Self.difference(new.high, old.high, salt: Self.salt.0), Self.power(0, exponent &+ 1)),
-        Self.multiply(Self.difference(new.low, old.low, salt: Self.salt.0), Self.power(0, exponent))))
-    second = Self.add(
-      second,
-      Self.add(
-        Self.multiply(Self.difference(new.high, old.high, salt: Self.salt.1), Self.power(1, exponent &+ 1)),
-        Self.multiply(Self.difference(new.low, old.low, salt: Self.salt.1), Self.power(1, exponent))))
+    first = Self.replacing(in: first, lane: 0, salt: Self.salt.0, old: old, new: new, exponent: exponent)
+    second = Self.replacing(in: second, lane: 1, salt: Self.salt.1, old: old, new: new, exponent: exponent)
   }
 
-  /// `x(new) − x(old) mod p`, where `x(w)` is the term a word `w` adds to a lane salted `salt`.
+  /// Lane `lane`'s value `hash` with the element `old`, whose low word has exponent `exponent`, replaced by
+  /// `new`: `hash + (x(new.high) − x(old.high)) · r^(e+1) + (x(new.low) − x(old.low)) · r^e`, where
+  /// `x(w)` is the term a word `w` adds to a lane salted `salt`.
   @inlinable @inline(__always)
-  static func difference(_ new: UInt64, _ old: UInt64, salt: UInt64) -> UInt64 {
-    add(reduce(scramble(new ^ salt)), prime &- reduce(scramble(old ^ salt)))
+  static func replacing(
+    in hash: UInt64, lane: Int, salt: UInt64, old: StateFingerprint, new: StateFingerprint, exponent: Int
+  ) -> UInt64 {
+    func difference(_ new: UInt64, _ old: UInt64) -> UInt64 {
+      add(reduce(scramble(new ^ salt)), prime &- reduce(scramble(old ^ salt)))
+    }
+    let high = multiply(difference(new.high, old.high), power(lane, exponent &+ 1))
+    let low = multiply(difference(new.low, old.low), power(lane, exponent))
+    return add(hash, add(high, low))
   }
 
   /// `r^exponent` for lane `lane` (0 or 1): from a table for the exponents of a leaf's words.

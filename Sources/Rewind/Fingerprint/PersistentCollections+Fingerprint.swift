@@ -54,6 +54,7 @@ extension PersistentTree where Value: Encodable {
   private static func leafDigestLanes(of node: TreeNode<Value>, work: inout DigestWork) throws -> DigestLanes
   {
     let word = node.digestWord
+    // Published since the caller looked: valid lanes are returned, never replaced (others read them).
     if word & CachedDigestWord.valid != 0, let cached = node.cachedDigest { return cached }
     work.nodes += 1
     let width = node.width

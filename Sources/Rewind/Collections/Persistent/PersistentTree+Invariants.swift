@@ -109,9 +109,9 @@ extension PersistentTree where Value: Encodable {
   /// Checks a leaf's block against `digests`, its values' digests (`nil` when one does not encode).
   private func checkLeafBlock(_ node: TreeNode<Value>, digests: [StateFingerprint]?) {
     let word = node.digestWord
-    guard word & CachedDigestWord.reshaped == 0,
-      let block = unsafe UnsafeMutablePointer<LeafDigestHeader>(bitPattern: word & ~CachedDigestWord.flags)
-    else { return }
+    guard word & CachedDigestWord.reshaped == 0, let block = unsafe LeafDigestHeader.block(in: word) else {
+      return
+    }
     let width = unsafe block.pointee.width
     var lanes = DigestLanes()
     for index in 0..<width { unsafe CanonicalValue.append(element: block.rows[index], to: &lanes) }

@@ -143,6 +143,12 @@ struct LeafDigestHeader {
   /// the leaf's owner at its next change, or by `deinit`.
   @usableFromInline var previous: UnsafeMutableRawPointer?
 
+  /// The block a leaf's slot word points to, flags masked off; `nil` when it points to none.
+  @inlinable
+  static func block(in word: UInt) -> UnsafeMutablePointer<LeafDigestHeader>? {
+    unsafe UnsafeMutablePointer<LeafDigestHeader>(bitPattern: word & ~CachedDigestWord.flags)
+  }
+
   /// A block for `width` values' digests; its header is left for the caller to initialize.
   @inlinable
   static func allocate(width: Int) -> UnsafeMutablePointer<LeafDigestHeader> {
@@ -159,6 +165,15 @@ extension UnsafeMutablePointer where Pointee == LeafDigestHeader {
   var rows: UnsafeMutablePointer<StateFingerprint> {
     unsafe UnsafeMutableRawPointer(self + 1).assumingMemoryBound(to: StateFingerprint.self)
   }
+
+  /// Frees the block this one was made from: only the leaf's owner (no one else holds the leaf), or
+  /// `deinit`.
+  @inlinable
+  func freePrevious() {
+    guard let previous = unsafe pointee.previous else { return }
+    unsafe previous.deallocate()
+    unsafe pointee.previous = nil
+  }
 }
 
 /// A leaf's block, read through a slot's word by a fingerprint (which never frees it).
@@ -170,9 +185,7 @@ struct UnmanagedLeafBlock {
   /// The block `word` points to; `nil` when it points to none.
   @inlinable
   init?(word: UInt) {
-    guard
-      let header = unsafe UnsafeMutablePointer<LeafDigestHeader>(bitPattern: word & ~CachedDigestWord.flags)
-    else { return nil }
+    guard let header = unsafe LeafDigestHeader.block(in: word) else { return nil }
     unsafe self.header = header
   }
 
@@ -189,13 +202,9 @@ struct UnmanagedLeafBlock {
 @usableFromInline @inline(never)
 func noteLeafDigestEdit(slot: UnsafeMutablePointer<UInt>, word: UInt, index: Int) {
   let bit: UInt64 = 1 << UInt64(index)
-  let block = unsafe UnsafeMutablePointer<LeafDigestHeader>(bitPattern: word & ~CachedDigestWord.flags)
-  guard let block = unsafe block else { return }
+  guard let block = unsafe LeafDigestHeader.block(in: word) else { return }
   if word & CachedDigestWord.valid != 0 {
-    if let previous = unsafe block.pointee.previous {
-      unsafe previous.deallocate()
-      unsafe block.pointee.previous = nil
-    }
+    unsafe block.freePrevious()
     unsafe block.pointee.edited = bit
     unsafe rewind_digest_slot_store(slot, word & ~CachedDigestWord.valid)
   } else {
@@ -207,13 +216,7 @@ func noteLeafDigestEdit(slot: UnsafeMutablePointer<UInt>, word: UInt, index: Int
 /// lanes were made from (no one else reads it now).
 @usableFromInline @inline(never)
 func reshapeDigest(slot: UnsafeMutablePointer<UInt>, word: UInt, isLeaf: Bool) {
-  if isLeaf,
-    let block = unsafe UnsafeMutablePointer<LeafDigestHeader>(bitPattern: word & ~CachedDigestWord.flags),
-    let previous = unsafe block.pointee.previous
-  {
-    unsafe previous.deallocate()
-    unsafe block.pointee.previous = nil
-  }
+  if isLeaf, let block = unsafe LeafDigestHeader.block(in: word) { unsafe block.freePrevious() }
   unsafe rewind_digest_slot_mark_reshaped(slot)
 }
 
@@ -229,15 +232,16 @@ enum CachedDigestWord {
 }
 
 /// Frees the lanes, valid or stale, held in the slot of the node whose tail starts at `tail`, and the
-/// stale block a leaf's block was made from: its `deinit`. Not generic, so that the node's `deinit`, which runs unspecialized, inlines it instead of
-/// calling the generic accessors (that call cost a send 50 instructions, callgrind).
+/// stale block a leaf's block was made from: its `deinit`. Not generic, so that the node's `deinit`,
+/// which runs unspecialized, inlines it instead of calling the generic accessors (that call cost a send
+/// 50 instructions, callgrind).
 @inlinable @inline(__always)
 func freeCachedDigest(inTail tail: UnsafeMutableRawPointer) {
   let word = unsafe rewind_digest_slot_load(
     (tail + TreeNodeHead.digestOffset).assumingMemoryBound(to: UInt.self))
   guard let lanes = unsafe UnsafeMutableRawPointer(bitPattern: word & ~CachedDigestWord.flags) else { return }
   if unsafe tail.assumingMemoryBound(to: TreeNodeHead.self).pointee.isLeaf {
-    unsafe lanes.assumingMemoryBound(to: LeafDigestHeader.self).pointee.previous?.deallocate()
+    unsafe lanes.assumingMemoryBound(to: LeafDigestHeader.self).freePrevious()
   }
   unsafe lanes.deallocate()
 }
