@@ -105,6 +105,48 @@ func retentionDriver(_ directory: String) async -> Int32 {
   }
 }
 
+/// The number of this process's open file descriptors that are sockets.
+func socketCount() -> Int {
+  var count = 0
+  for descriptor in 0..<Int32(4_096) {
+    var info = stat()
+    if fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFSOCK { count += 1 }
+  }
+  return count
+}
+
+/// `--no-socket DIR`: uses a store with a file journal every way an app does without `inspect()` (sends,
+/// a subscriber, undo, a past state, the inspection handle, close) and prints `sockets BEFORE AFTER PROBE`
+/// (PROBE: the count with one socket opened after, so a test knows the count sees sockets). A
+/// process of its own, because the test bundle's other suites open sockets at the same time.
+func noSocketDriver(_ directory: String) async -> Int32 {
+  let before = socketCount()
+  do {
+    let store = try Store.open(
+      directory: directory, initialState: Notes.State(), reducer: Notes(), history: .undoEveryAction)
+    let subscriber = Task { for await _ in store.states {} }
+    for index in 0..<1_000 { store.send(.add("note \(index)")) }
+    store.undo()
+    _ = try store.state(at: 500)
+    _ = store.inspection.newest
+    try store.close()
+    subscriber.cancel()
+    let after = socketCount()
+    // The count must see a socket when there is one: open one and count again.
+    #if canImport(Glibc)
+      let probe = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    #else
+      let probe = socket(AF_UNIX, SOCK_STREAM, 0)
+    #endif
+    report("sockets \(before) \(after) \(socketCount())")
+    if probe >= 0 { close(probe) }
+    return 0
+  } catch {
+    FileHandle.standardError.write(Data("rewind-crash-child --no-socket: \(error)\n".utf8))
+    return 1
+  }
+}
+
 if arguments.count >= 3, arguments[1] == "--retention" {
   exit(await retentionDriver(arguments[2]))
 }
@@ -115,9 +157,17 @@ if arguments.count >= 4, arguments[1] == "--faults" {
 if arguments.count >= 3, arguments[1] == "--check" {
   exit(checkLog(arguments[2]))
 }
+if arguments.count >= 3, arguments[1] == "--no-socket" {
+  exit(await noSocketDriver(arguments[2]))
+}
 guard arguments.count >= 2 else {
   FileHandle.standardError.write(
-    Data("usage: rewind-crash-child <directory> | --faults DIR N | --check DIR | --retention DIR\n".utf8))
+    Data(
+      """
+      usage: rewind-crash-child <directory> | --faults DIR N | --check DIR | --retention DIR \
+      | --no-socket DIR
+
+      """.utf8))
   exit(2)
 }
 do {
