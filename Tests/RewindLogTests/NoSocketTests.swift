@@ -8,7 +8,8 @@ import Testing
 /// same time, so a count taken here would measure them too (it did, in one CI run: 102, then 103).
 @Suite struct NoSocketTests {
   @Test func aStoreWithoutInspectOpensNoSocket() throws {
-    let child = try #require(CrashTests.childExecutable(), "rewind-crash-child not built; run `swift build` first")
+    let child = try #require(
+      CrashTests.childExecutable(), "rewind-crash-child not built; run `swift build` first")
     let directory = TemporaryDirectory("no-socket")
     let process = Process()
     process.executableURL = URL(fileURLWithPath: child)
