@@ -16,12 +16,15 @@ import RewindTool
 /// - `scale/fingerprints-rows=100000`: µs per send toggling one random row of 100,000 app-shaped rows (an
 ///   id, a title string, a flag), the store recording a fingerprint every 1,000 events; `baseline`: the
 ///   same sends without fingerprints, in the same run; the ratio is the goal (≤ 1.10). Median of 5 runs of
-///   20,000 sends. Also `-rows=1000`, the small case.
+///   20,000 sends. Also `-rows=1000`, the small case. `scale/fingerprints-listed-…`: the same with a row
+///   type that lists its fields (`FieldFingerprinting`) instead of digesting through `Encoder`.
 /// - `scale/fingerprint-cache-rows=100000`: bytes per row that the digest caches hold after a state's
 ///   first fingerprint (resident memory before and after it); `baseline`: bytes per row of the state
 ///   itself. The leaves changed since the last fingerprint may hold up to twice their share.
 ///
 /// Environment: `REWIND_BENCH_REPLAY_ONLY=fingerprinted`, `=corpus` or `=scale` runs one;
+/// `REWIND_BENCH_FINGERPRINT_ROWS=N` runs the fingerprint costs at N rows only, and
+/// `REWIND_BENCH_FINGERPRINT_ROW=encoded` or `=listed` one kind of row only (for callgrind);
 /// `REWIND_BENCH_CORPUS=LOGSxEVENTS` (e.g. `100x1000`) sizes the corpus.
 let replaySuite = Suite(name: "replay", summary: "replay with fingerprint checks, a corpus, fingerprint cost")
 { reporter in
@@ -35,7 +38,17 @@ let replaySuite = Suite(name: "replay", summary: "replay with fingerprint checks
       try corpusReplay(logs: size.first ?? 1_000, events: size.last ?? 1_000, reporter: reporter))
   }
   if only == nil || only == "scale" {
-    for rows in [1_000, 100_000] { reporter.report(try fingerprintCost(rows: rows)) }
+    let sizes =
+      environment["REWIND_BENCH_FINGERPRINT_ROWS"].flatMap { Int($0) }.map { [$0] } ?? [1_000, 100_000]
+    let kind = environment["REWIND_BENCH_FINGERPRINT_ROW"]
+    for rows in sizes {
+      if kind == nil || kind == "encoded" {
+        reporter.report(try fingerprintCost(rows: rows, FingerprintedList.self, name: "fingerprints"))
+      }
+      if kind == nil || kind == "listed" {
+        reporter.report(try fingerprintCost(rows: rows, ListedList.self, name: "fingerprints-listed"))
+      }
+    }
     if let memory = try fingerprintCacheMemory(rows: 100_000) { reporter.report(memory) }
   }
 }
@@ -95,13 +108,16 @@ private func corpusReplay(logs: Int, events: Int, reporter: Reporter) throws -> 
   return Measurement(name: "replay/corpus-\(logs)x\(events)", unit: "s", median: seconds)
 }
 
-/// µs per send at `rows` rows with fingerprints every 1,000 events, beside the same without.
-private func fingerprintCost(rows: Int) throws -> Measurement {
-  let state = FingerprintedList.State(rows: rows)
+/// µs per send at `rows` rows with fingerprints every 1,000 events, beside the same without; rows digested
+/// through `Encoder` (`FingerprintedList`) or by their listed fields (`ListedList`).
+private func fingerprintCost<List: FingerprintedReducer>(rows: Int, _: List.Type, name: String) throws
+  -> Measurement
+{
+  let state = List.State(rows: rows)
   var random = SplitMix64(seed: UInt64(rows))
   let ids = (0..<20_000).map { _ in Int.random(in: 0..<rows, using: &random) }
-  func microseconds(_ fingerprints: Fingerprinting<FingerprintedList.State>) -> Double {
-    let store = Store(initialState: state, reducer: FingerprintedList(), fingerprints: fingerprints)
+  func microseconds(_ fingerprints: Fingerprinting<List.State>) -> Double {
+    let store = Store(initialState: state, reducer: List(), fingerprints: fingerprints)
     let seconds = time {
       for id in ids { store.send(.toggle(id: id)) }
     }
@@ -115,7 +131,7 @@ private func fingerprintCost(rows: Int) throws -> Measurement {
     with.append(microseconds(Fingerprinting(every: 1_000, build: BuildIdentity("bench 1"))))
   }
   return Measurement(
-    name: "scale/fingerprints-rows=\(rows)", unit: "us", median: median(with), baseline: median(without))
+    name: "scale/\(name)-rows=\(rows)", unit: "us", median: median(with), baseline: median(without))
 }
 
 /// Bytes per row of the digest caches a first fingerprint fills, against the state's own bytes per row,
@@ -136,23 +152,76 @@ private func fingerprintCacheMemory(rows: Int) throws -> Measurement? {
     median: Double(fingerprinted - built) / Double(rows), baseline: Double(built - empty) / Double(rows))
 }
 
+/// A row of `FingerprintedList`: an id, a title string, a flag.
+protocol FingerprintedRow: Identifiable<Int>, Equatable, Sendable, Codable {
+  init(id: Int, title: String)
+  var title: String { get set }
+  var flag: Bool { get set }
+}
+
+/// A row digested through `Encoder`, as any `Encodable` row is.
+struct EncodedRow: FingerprintedRow {
+  var id: Int
+  var title: String
+  var flag = false
+
+  init(id: Int, title: String) { (self.id, self.title) = (id, title) }
+}
+
+/// The same row, digested by its listed fields (`FieldFingerprinting`): the same fingerprints.
+struct ListedRow: FingerprintedRow, FieldFingerprinting {
+  var id: Int
+  var title: String
+  var flag = false
+
+  init(id: Int, title: String) { (self.id, self.title) = (id, title) }
+
+  private static let keys = (
+    id: FingerprintKey("id"), title: FingerprintKey("title"), flag: FingerprintKey("flag")
+  )
+
+  func addFingerprintFields(to fields: inout FingerprintFields) {
+    fields.add(Self.keys.id, id)
+    fields.add(Self.keys.title, title)
+    fields.add(Self.keys.flag, flag)
+  }
+}
+
 /// `ScaleList` with an `Encodable` state, so that a store can fingerprint it.
-struct FingerprintedList: Reducer {
-  struct Row: Identifiable, Equatable, Sendable, Codable {
-    var id: Int
-    var title: String
-    var flag = false
+struct FingerprintedList: FingerprintedReducer {
+  typealias Row = EncodedRow
+  struct State: FingerprintedState { var rows: IdentifiedArray<Row> }
+}
+
+/// The same with rows that list their fields. A reducer of its own, not a generic one: a generic reducer's
+/// `reduce` runs unspecialized, and its row accesses then look up type metadata on every send.
+struct ListedList: FingerprintedReducer {
+  typealias Row = ListedRow
+  struct State: FingerprintedState { var rows: IdentifiedArray<Row> }
+}
+
+/// A state of `FingerprintedList` or `ListedList`.
+protocol FingerprintedState: Equatable, Sendable, Codable {
+  associatedtype Row: FingerprintedRow
+  var rows: IdentifiedArray<Row> { get set }
+  init(rows: IdentifiedArray<Row>)
+}
+
+extension FingerprintedState {
+  init(rows count: Int) {
+    self.init(
+      rows: IdentifiedArray(
+        uniqueElements: (0..<count).map { Row(id: $0, title: "Row \($0): a title of a row") }))
   }
+}
 
-  struct State: Equatable, Sendable, Codable {
-    var rows: IdentifiedArray<Row>
+/// The reducer of `FingerprintedList` and `ListedList`: toggles or renames a row.
+protocol FingerprintedReducer: Reducer where State: FingerprintedState, Action == BenchNote {
+  init()
+}
 
-    init(rows count: Int) {
-      rows = IdentifiedArray(
-        uniqueElements: (0..<count).map { Row(id: $0, title: "Row \($0): a title of a row") })
-    }
-  }
-
+extension FingerprintedReducer {
+  @inline(__always)
   func reduce(into state: inout State, action: BenchNote) -> Effect<BenchNote> {
     switch action {
     case .toggle(let id): state.rows[id: id]?.flag.toggle()

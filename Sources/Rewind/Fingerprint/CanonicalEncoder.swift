@@ -46,6 +46,7 @@ final class CanonicalEncoder: Encoder {
   static func fingerprint<Value: Encodable>(of value: Value) throws -> StateFingerprint {
     if let scalar = scalarFingerprint(value) { return scalar }
     if let special = value as? any CanonicalFingerprinting { return try special.canonicalFingerprint() }
+    if let listed = value as? any FieldFingerprinting { return try listed.fieldFingerprint() }
     return try encodedFingerprint(of: value)
   }
 
@@ -58,9 +59,10 @@ final class CanonicalEncoder: Encoder {
   }
 
   /// Whether every value of type `Value` is digested by its `encode(to:)`: it is not a scalar with a rule
-  /// of its own, nor digested by a rule of its own (``CanonicalFingerprinting``), nor an `Optional` (a cast
-  /// looks inside one, so an optional dictionary is digested as a dictionary). Decided once per leaf of a
-  /// persistent collection, instead of by a cast per element.
+  /// of its own, nor digested by a rule of its own (``CanonicalFingerprinting``) or by its listed fields
+  /// (``FieldFingerprinting``), nor an `Optional` (a cast looks inside one, so an optional dictionary is
+  /// digested as a dictionary). Decided once per leaf of a persistent collection, instead of by a cast per
+  /// element.
   static func isEncodedDirectly<Value>(_ type: Value.Type) -> Bool {
     if Value.self == String.self || Value.self == Int.self || Value.self == Bool.self
       || Value.self == Double.self
@@ -68,6 +70,7 @@ final class CanonicalEncoder: Encoder {
       return false
     }
     return !(Value.self is any CanonicalFingerprinting.Type)
+      && !(Value.self is any FieldFingerprinting.Type)
       && !(Value.self is any OptionalFingerprinting.Type)
   }
 

@@ -102,29 +102,36 @@ enum CanonicalValue {
   /// A keyed container of `fields` (key digest, value digest), in any order: sorted by key digest, stably
   /// (duplicate keys keep their order): by insertion for a struct's handful of fields, by the standard
   /// library's sort (stable) beyond, where insertion would be quadratic.
-  static func keyed(_ fields: inout [(key: StateFingerprint, value: StateFingerprint)]) -> StateFingerprint {
+  static func keyed(_ fields: inout [KeyedField]) -> StateFingerprint {
+    unsafe fields.withUnsafeMutableBufferPointer { unsafe keyed(sortingInPlace: $0) }
+  }
+
+  /// ``keyed(_:)`` of fields in a buffer, which it sorts.
+  static func keyed(sortingInPlace fields: UnsafeMutableBufferPointer<KeyedField>) -> StateFingerprint {
     var lanes = DigestLanes()
-    if fields.count > 16 { fields.sort { precedes($0.key, $1.key) } }
-    unsafe fields.withUnsafeMutableBufferPointer { fields in
-      for index in fields.indices.dropFirst() {
-        let field = unsafe fields[index]
-        var slot = index
-        while slot > 0, unsafe precedes(field.key, fields[slot &- 1].key) {
-          unsafe fields[slot] = fields[slot &- 1]
-          slot &-= 1
-        }
-        unsafe fields[slot] = field
+    var fields = unsafe fields
+    if fields.count > 16 { unsafe fields.sort { precedes($0.key, $1.key) } }
+    for index in fields.indices.dropFirst() {
+      let field = unsafe fields[index]
+      var slot = index
+      while slot > 0, unsafe precedes(field.key, fields[slot &- 1].key) {
+        unsafe fields[slot] = fields[slot &- 1]
+        slot &-= 1
       }
-      for index in fields.indices {
-        let field = unsafe fields[index]
-        lanes.absorb(field.key.high)
-        lanes.absorb(field.key.low)
-        lanes.absorb(field.value.high)
-        lanes.absorb(field.value.low)
-      }
+      unsafe fields[slot] = field
+    }
+    for index in fields.indices {
+      let field = unsafe fields[index]
+      lanes.absorb(field.key.high)
+      lanes.absorb(field.key.low)
+      lanes.absorb(field.value.high)
+      lanes.absorb(field.value.low)
     }
     return lanes.digest(tag: Tag.keyed.rawValue)
   }
+
+  /// A field of a keyed container: its key's digest and its value's.
+  typealias KeyedField = (key: StateFingerprint, value: StateFingerprint)
 
   /// The order of keys: by their digests' high word, then low word.
   @inline(__always)

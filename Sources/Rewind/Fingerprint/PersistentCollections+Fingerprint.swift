@@ -62,11 +62,11 @@ extension PersistentTree where Value: Encodable {
     let stale =
       word & CachedDigestWord.reshaped == 0
       ? unsafe UnmanagedLeafBlock(word: word) : nil
-    let base = unsafe reusableDigests(of: node, stale: stale, word: word)
+    let base = unsafe reusableDigests(of: node, stale: stale, word: word, work: &work)
     let block = unsafe LeafDigestHeader.allocate(width: width)
     let rows = unsafe block.rows
     let slots = unsafe node.slots
-    let direct = CanonicalEncoder.isEncodedDirectly(Value.self)
+    let path = ElementDigestPath(Value.self)
     var lanes = DigestLanes()
     do {
       if let base = unsafe base {
@@ -76,14 +76,14 @@ extension PersistentTree where Value: Encodable {
         while encoded != 0 {
           let index = encoded.trailingZeroBitCount
           encoded &= encoded &- 1
-          let digest = try Self.elementDigest(unsafe slots[index], direct: direct)
+          let digest = try unsafe path.digest(of: slots + index)
           unsafe lanes.replaceElement(at: index, of: width, old: rows[index], new: digest)
           unsafe rows[index] = digest
           work.elements += 1
         }
       } else {
         for index in 0..<width {
-          let digest = try Self.elementDigest(unsafe slots[index], direct: direct)
+          let digest = try unsafe path.digest(of: slots + index)
           unsafe (rows + index).initialize(to: digest)
           CanonicalValue.append(element: digest, to: &lanes)
         }
@@ -101,27 +101,37 @@ extension PersistentTree where Value: Encodable {
 
   /// The block whose values' digests a leaf's new block starts from, and which of them stay (bit `i`:
   /// value `i`'s): its own stale block's, but for the values edited since; else, for a borrowing copy
-  /// that has none, its lender's valid block's, for the values it still borrows; else `nil`.
+  /// that has none, its lender's block's, for the values it still borrows and the lender did not change
+  /// since that block was valid; else `nil`.
+  ///
+  /// A lender without a usable block is digested first. Every later copy of this leaf, and every copy of
+  /// those, borrows from the same lender (rule 4 of `UnmanagedNode`), so its block serves all of them;
+  /// without it each copy a kept version (a checkpoint, an undo step) forces would encode its whole leaf.
+  /// A lender is shared and never changes again, so its digests stay true; digesting a shared node is what
+  /// any fingerprint of a kept version does.
   private static func reusableDigests(
-    of node: TreeNode<Value>, stale: UnmanagedLeafBlock?, word: UInt
+    of node: TreeNode<Value>, stale: UnmanagedLeafBlock?, word: UInt, work: inout DigestWork
   ) -> (block: UnmanagedLeafBlock, reused: UInt64)? {
     let width = node.width
     if let stale = unsafe stale {
       return unsafe stale.width == width ? (stale, ~stale.edited) : nil
     }
-    guard word == 0, let lender = unsafe node.lender?.node else { return nil }
-    let lenderWord = lender.digestWord
-    guard lenderWord & CachedDigestWord.valid != 0, let block = unsafe UnmanagedLeafBlock(word: lenderWord),
+    guard word == 0, let lender = unsafe node.lender?.node, lender.isLeaf else { return nil }
+    var lenderWord = lender.digestWord
+    if lenderWord & CachedDigestWord.valid == 0
+      && (lenderWord == 0 || lenderWord & CachedDigestWord.reshaped != 0)
+    {
+      // A value the copy replaced may fail to encode: then the copy is encoded whole.
+      guard (try? leafDigestLanes(of: lender, work: &work)) != nil else { return nil }
+      lenderWord = lender.digestWord
+    }
+    // A stale block (the lender changed in place before it was lent) still holds the digests of the values
+    // not edited since it was valid; a valid block's edited set is empty.
+    guard lenderWord & CachedDigestWord.reshaped == 0,
+      let block = unsafe UnmanagedLeafBlock(word: lenderWord),
       unsafe block.width == width
     else { return nil }
-    return unsafe (block, node.head.pointee.borrowed)
-  }
-
-  /// The digest of one element, through the cast to `CanonicalFingerprinting` unless `direct`.
-  @inline(__always)
-  private static func elementDigest(_ element: Value, direct: Bool) throws -> StateFingerprint {
-    direct
-      ? try CanonicalEncoder.encodedFingerprint(of: element) : try CanonicalEncoder.fingerprint(of: element)
+    return unsafe (block, node.head.pointee.borrowed & ~block.edited)
   }
 
   /// The lanes of the elements' digests computed from the elements alone, every cache ignored: what a
@@ -133,6 +143,40 @@ extension PersistentTree where Value: Encodable {
       CanonicalValue.append(element: try CanonicalEncoder.fingerprint(of: element), to: &lanes)
     }
     return lanes
+  }
+}
+
+/// How a leaf digests its elements, decided once per leaf rather than by a cast per element (about 600
+/// instructions each): by their listed fields (``FieldFingerprinting``), by their `encode(to:)`, or through
+/// ``CanonicalEncoder/fingerprint(of:)``'s casts (scalars, optionals, the types with rules of their own).
+enum ElementDigestPath<Value: Encodable> {
+  case fields(any FieldFingerprinting.Type)
+  case encoded
+  case cast
+
+  init(_ type: Value.Type) {
+    if let listed = type as? any FieldFingerprinting.Type {
+      self = .fields(listed)
+    } else {
+      self = CanonicalEncoder.isEncodedDirectly(type) ? .encoded : .cast
+    }
+  }
+
+  /// The digest of the element at `element`.
+  @inline(__always)
+  func digest(of element: UnsafeMutablePointer<Value>) throws -> StateFingerprint {
+    switch self {
+    case .fields(let listed): try unsafe Self.fieldsDigest(listed, of: element)
+    case .encoded: try CanonicalEncoder.encodedFingerprint(of: unsafe element.pointee)
+    case .cast: try CanonicalEncoder.fingerprint(of: unsafe element.pointee)
+    }
+  }
+
+  /// The digest of an element of type `Listed`, which is `Value`: the pointer is only retyped.
+  private static func fieldsDigest<Listed: FieldFingerprinting>(
+    _: Listed.Type, of element: UnsafeMutablePointer<Value>
+  ) throws -> StateFingerprint {
+    try unsafe UnsafeRawPointer(element).assumingMemoryBound(to: Listed.self).pointee.fieldFingerprint()
   }
 }
 

@@ -238,6 +238,50 @@ private struct NestedDigestRow: Identifiable, Codable, Equatable, Sendable {
     try fingerprint(encodes: 1, "the copy encodes only the row it owns")
   }
 
+  /// Copies of copies (what a checkpoint or an undo step forces on every edit of a kept leaf) borrow from
+  /// the first leaf copied: a fingerprint digests that lender once, if no fingerprint had, and every later
+  /// copy encodes only the rows it owns. A lender changed in place before it was lent lends the digests
+  /// of its rows not changed since.
+  @Test func copiesOfCopiesEncodeOnlyTheRowsTheyOwn() throws {
+    var model = (0..<10_000).map { DigestRow(id: $0, title: "row \($0) of a list", note: "note") }
+    var array = IdentifiedArray(uniqueElements: model)
+    var plain = PlainDigest()
+    var kept: [IdentifiedArray<DigestRow>] = [array]
+    func fingerprint(encodes expected: Int, _ comment: Comment) throws {
+      var work = DigestWork()
+      let lanes = try array.tree.digestLanes(work: &work)
+      #expect(work.elements == expected, comment)
+      #expect(CanonicalValue.sequence(lanes) == (try plain.digest(of: model)), comment)
+      array._checkInvariants()
+    }
+    func edit(_ id: Int, _ title: String) {
+      kept.append(array)  // a checkpoint: the next edit of each leaf copies it
+      array[id: id]?.title = title
+      model[id].title = title
+    }
+    // The first copy's lender, the kept leaf, was never digested: it is, once (18 rows), then the copy
+    // encodes its own row.
+    edit(5, "edited")
+    try fingerprint(encodes: model.count + 1, "every row, and the copy's own row once more")
+    edit(6, "edited")
+    try fingerprint(encodes: 2, "a copy of the copy: the two rows it owns")
+    edit(7, "edited")
+    try fingerprint(encodes: 3, "the three rows it owns")
+
+    // A lender changed in place after its last fingerprint, then lent: its stale block lends the rows
+    // not changed since.
+    kept.removeAll()
+    array = IdentifiedArray(uniqueElements: model)
+    try fingerprint(encodes: model.count, "a new list: every row")
+    array[id: 4_000]?.title = "changed in place"
+    model[4_000].title = "changed in place"
+    kept.append(array)
+    array[id: 4_001]?.title = "changed in a copy"
+    model[4_001].title = "changed in a copy"
+    try fingerprint(encodes: 2, "the row the lender changed and the row the copy changed")
+    #expect(kept.count == 1)
+  }
+
   /// Several threads fingerprint versions sharing nodes at once while others change their own copies:
   /// the caches are filled by compare-and-exchange and read with acquiring loads (ThreadSanitizer checks
   /// this test in CI), and every thread sees the digest of its own version.
