@@ -52,8 +52,10 @@ struct DigestLanes: Sendable, Hashable {
   /// `h(A ++ B) = h(A) · r^|B| + h(B)`.
   @inlinable
   mutating func append(_ other: DigestLanes) {
-    first = Self.add(Self.multiply(first, Self.power(of: Self.radix.0, other.count)), other.first)
-    second = Self.add(Self.multiply(second, Self.power(of: Self.radix.1, other.count)), other.second)
+    // `r^count` from the table for a leaf's lanes (at most 64 words): what an inner node combines most.
+    let words = Int(truncatingIfNeeded: other.count)
+    first = Self.add(Self.multiply(first, Self.power(0, words)), other.first)
+    second = Self.add(Self.multiply(second, Self.power(1, words)), other.second)
     count &+= other.count
   }
 

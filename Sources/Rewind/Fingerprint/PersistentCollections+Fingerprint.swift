@@ -30,15 +30,22 @@ extension PersistentTree where Value: Encodable {
   /// caches of the nodes it digests.
   /// - Throws: what an element's `encode(to:)` throws (no node above the failing element caches lanes).
   func digestLanes(work: inout DigestWork) throws -> DigestLanes {
-    try Self.digestLanes(of: root, work: &work)
+    if let cached = root.cachedDigest { return cached }
+    // Decided once per fingerprint: the cast costs about 300 instructions, and a fingerprint after a
+    // thousand edits opens about as many leaves.
+    return try Self.digestLanes(of: root, path: ElementDigestPath(Value.self), work: &work)
   }
 
-  private static func digestLanes(of node: TreeNode<Value>, work: inout DigestWork) throws -> DigestLanes {
+  private static func digestLanes(
+    of node: TreeNode<Value>, path: ElementDigestPath<Value>, work: inout DigestWork
+  ) throws -> DigestLanes {
     if let cached = node.cachedDigest { return cached }
-    if node.isLeaf { return try leafDigestLanes(of: node, work: &work) }
+    if node.isLeaf { return try leafDigestLanes(of: node, path: path, work: &work) }
     work.nodes += 1
     var lanes = DigestLanes()
-    for index in 0..<node.width { lanes.append(try digestLanes(of: node.child(at: index), work: &work)) }
+    for index in 0..<node.width {
+      lanes.append(try digestLanes(of: node.child(at: index), path: path, work: &work))
+    }
     node.cacheDigest(lanes)
     return lanes
   }
@@ -51,8 +58,9 @@ extension PersistentTree where Value: Encodable {
   ///   same values;
   /// - otherwise (a reshaped leaf, a leaf never digested) every value is encoded.
   /// Publishes the new block (see `TreeNode+Digest.swift`).
-  private static func leafDigestLanes(of node: TreeNode<Value>, work: inout DigestWork) throws -> DigestLanes
-  {
+  private static func leafDigestLanes(
+    of node: TreeNode<Value>, path: ElementDigestPath<Value>, work: inout DigestWork
+  ) throws -> DigestLanes {
     let word = node.digestWord
     // Published since the caller looked: valid lanes are returned, never replaced (others read them).
     if word & CachedDigestWord.valid != 0, let cached = node.cachedDigest { return cached }
@@ -62,11 +70,10 @@ extension PersistentTree where Value: Encodable {
     let stale =
       word & CachedDigestWord.reshaped == 0
       ? unsafe UnmanagedLeafBlock(word: word) : nil
-    let base = unsafe reusableDigests(of: node, stale: stale, word: word, work: &work)
+    let base = unsafe reusableDigests(of: node, stale: stale, word: word, path: path, work: &work)
     let block = unsafe LeafDigestHeader.allocate(width: width)
     let rows = unsafe block.rows
     let slots = unsafe node.slots
-    let path = ElementDigestPath(Value.self)
     var lanes = DigestLanes()
     do {
       if let base = unsafe base {
@@ -110,7 +117,8 @@ extension PersistentTree where Value: Encodable {
   /// A lender is shared and never changes again, so its digests stay true; digesting a shared node is what
   /// any fingerprint of a kept version does.
   private static func reusableDigests(
-    of node: TreeNode<Value>, stale: UnmanagedLeafBlock?, word: UInt, work: inout DigestWork
+    of node: TreeNode<Value>, stale: UnmanagedLeafBlock?, word: UInt, path: ElementDigestPath<Value>,
+    work: inout DigestWork
   ) -> (block: UnmanagedLeafBlock, reused: UInt64)? {
     let width = node.width
     if let stale = unsafe stale {
@@ -122,7 +130,7 @@ extension PersistentTree where Value: Encodable {
       && (lenderWord == 0 || lenderWord & CachedDigestWord.reshaped != 0)
     {
       // A value the copy replaced may fail to encode: then the copy is encoded whole.
-      guard (try? leafDigestLanes(of: lender, work: &work)) != nil else { return nil }
+      guard (try? leafDigestLanes(of: lender, path: path, work: &work)) != nil else { return nil }
       lenderWord = lender.digestWord
     }
     // A stale block (the lender changed in place before it was lent) still holds the digests of the values

@@ -13,7 +13,26 @@ func openNotes() throws -> Store<Notes.State, Notes.Action> {
     fingerprints: Fingerprinting(every: 1_000, build: BuildIdentity("notes 2.4.1 (318)")))
 }
 
-// Docs/BugReports.md:62
+// Docs/BugReports.md:60
+struct Message: Codable, Identifiable, FieldFingerprinting {
+  var id: Int
+  var subject: String
+  var isRead = false
+  var label: String?
+
+  private static let keys = (
+    id: FingerprintKey("id"), subject: FingerprintKey("subject"), isRead: FingerprintKey("isRead"),
+    label: FingerprintKey("label"))
+
+  func addFingerprintFields(to fields: inout FingerprintFields) throws {
+    fields.add(Self.keys.id, id)
+    fields.add(Self.keys.subject, subject)
+    fields.add(Self.keys.isRead, isRead)
+    try fields.addIfPresent(Self.keys.label, label)  // a synthesized encoding leaves out a nil
+  }
+}
+
+// Docs/BugReports.md:92
 func reportBug(_ store: Store<Notes.State, Notes.Action>) throws {
   let metadata = try store.exportReport(
     to: "bug-4711.rwreport",
@@ -23,7 +42,7 @@ func reportBug(_ store: Store<Notes.State, Notes.Action>) throws {
   print("report of events \(metadata.firstSequence)...\(metadata.lastSequence)")
 }
 
-// Docs/BugReports.md:89
+// Docs/BugReports.md:119
 func triage() throws {
   let debugger = RewindDebugger(reducer: Notes(), initialState: Notes.State(), app: "com.example.notes")
   let report = try debugger.replay(report: "bug-4711.rwreport")
