@@ -91,24 +91,30 @@ public struct FingerprintFields: ~Copyable {
     }
   }
 
+  /// Adds the field `key` with a value of type `String`, digested as `encode(_:forKey:)` digests it.
   public mutating func add(_ key: FingerprintKey, _ value: String) {
     append(key, CanonicalValue.string(value))
   }
 
+  /// Adds the field `key` with a value of type `Bool`, digested as `encode(_:forKey:)` digests it.
   public mutating func add(_ key: FingerprintKey, _ value: Bool) { append(key, CanonicalValue.bool(value)) }
 
+  /// Adds the field `key` with a value of type `Int`, digested as `encode(_:forKey:)` digests it.
   public mutating func add(_ key: FingerprintKey, _ value: Int) {
     append(key, CanonicalValue.integer(Int64(value)))
   }
 
+  /// Adds the field `key` with a value of type `Int64`, digested as `encode(_:forKey:)` digests it.
   public mutating func add(_ key: FingerprintKey, _ value: Int64) {
     append(key, CanonicalValue.integer(value))
   }
 
+  /// Adds the field `key` with a value of type `UInt64`, digested as `encode(_:forKey:)` digests it.
   public mutating func add(_ key: FingerprintKey, _ value: UInt64) {
     append(key, CanonicalValue.integer(value))
   }
 
+  /// Adds the field `key` with a value of type `Double`, digested as `encode(_:forKey:)` digests it.
   public mutating func add(_ key: FingerprintKey, _ value: Double) {
     append(key, CanonicalValue.float(value))
   }
