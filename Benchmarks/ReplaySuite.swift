@@ -18,6 +18,9 @@ import RewindTool
 ///   same sends without fingerprints, in the same run; the ratio is the goal (≤ 1.10). Median of 5 runs of
 ///   20,000 sends. Also `-rows=1000`, the small case. `scale/fingerprints-listed-…`: the same with a row
 ///   type that lists its fields (`FieldFingerprinting`) instead of digesting through `Encoder`.
+/// - `scale/fingerprint-first-rows=100000`: ms for the first fingerprint of a new state of 100,000 rows
+///   that list their fields (every row digested); `baseline`: the same with rows digested through
+///   `Encoder`. Median of 3.
 /// - `scale/fingerprint-cache-rows=100000`: bytes per row that the digest caches hold after a state's
 ///   first fingerprint (resident memory before and after it); `baseline`: bytes per row of the state
 ///   itself. The leaves changed since the last fingerprint may hold up to twice their share.
@@ -50,6 +53,7 @@ let replaySuite = Suite(name: "replay", summary: "replay with fingerprint checks
       }
     }
     if let memory = try fingerprintCacheMemory(rows: 100_000) { reporter.report(memory) }
+    reporter.report(try firstFingerprint(rows: 100_000))
   }
 }
 
@@ -132,6 +136,25 @@ private func fingerprintCost<List: FingerprintedReducer>(rows: Int, _: List.Type
   }
   return Measurement(
     name: "scale/\(name)-rows=\(rows)", unit: "us", median: median(with), baseline: median(without))
+}
+
+/// Milliseconds for the first fingerprint of a state of `rows` rows that list their fields (every row
+/// digested, every cache filled: what the first event due a fingerprint pays, on the sending thread),
+/// beside the same rows digested through `Encoder`; median of 3, each of a new state.
+private func firstFingerprint(rows: Int) throws -> Measurement {
+  func milliseconds<State: FingerprintedState>(_: State.Type) throws -> Double {
+    var samples: [Double] = []
+    for _ in 0..<3 {
+      let state = State(rows: rows)
+      var fingerprint: StateFingerprint?
+      samples.append(try time { fingerprint = try StateFingerprint.of(state) } * 1e3)
+      blackHole(fingerprint)
+    }
+    return median(samples)
+  }
+  return Measurement(
+    name: "scale/fingerprint-first-rows=\(rows)", unit: "ms", median: try milliseconds(ListedList.State.self),
+    baseline: try milliseconds(FingerprintedList.State.self))
 }
 
 /// Bytes per row of the digest caches a first fingerprint fills, against the state's own bytes per row,

@@ -13,7 +13,7 @@ func openNotes() throws -> Store<Notes.State, Notes.Action> {
     fingerprints: Fingerprinting(every: 1_000, build: BuildIdentity("notes 2.4.1 (318)")))
 }
 
-// Docs/BugReports.md:60
+// Docs/BugReports.md:63
 struct Message: Codable, Identifiable, FieldFingerprinting {
   var id: Int
   var subject: String
@@ -32,7 +32,7 @@ struct Message: Codable, Identifiable, FieldFingerprinting {
   }
 }
 
-// Docs/BugReports.md:92
+// Docs/BugReports.md:95
 func reportBug(_ store: Store<Notes.State, Notes.Action>) throws {
   let metadata = try store.exportReport(
     to: "bug-4711.rwreport",
@@ -42,7 +42,7 @@ func reportBug(_ store: Store<Notes.State, Notes.Action>) throws {
   print("report of events \(metadata.firstSequence)...\(metadata.lastSequence)")
 }
 
-// Docs/BugReports.md:119
+// Docs/BugReports.md:122
 func triage() throws {
   let debugger = RewindDebugger(reducer: Notes(), initialState: Notes.State(), app: "com.example.notes")
   let report = try debugger.replay(report: "bug-4711.rwreport")
