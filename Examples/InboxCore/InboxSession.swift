@@ -141,11 +141,13 @@ public final class InboxSession {
   }
 
   /// Waits until every running effect of the store sleeps on `clock`: whatever a woken timer sends is
-  /// recorded, and the timers it starts are asleep.
+  /// recorded, and the timers it starts are asleep. A timer the store cancelled is waited for too: a swipe
+  /// animation's finish cancels the timer that sent it, which leaves the running count at once while that
+  /// task still processes the archive its send queued.
   func quiesce(_ clock: SimulatedClock) async throws {
     let deadline = ContinuousClock.now.advanced(by: timerLimit)
     var spins = 0
-    while store.runningEffectCount != clock.sleeperCount {
+    while store.runningEffectCount != clock.sleeperCount || store.cancelledEffectsStillRunning > 0 {
       guard ContinuousClock.now < deadline else { throw InboxError.timerStalled(timerLimit) }
       spins += 1
       if spins < 64 { await Task.yield() } else { try await Task.sleep(for: .milliseconds(1)) }

@@ -127,7 +127,12 @@ public final class TestStore<State: Equatable & Sendable, Action: Sendable> {
       preconditionFailure("TestStore: an empty in-memory journal failed to replay: \(error)")
     }
     let store = self.store
-    clock.awaitTasks { [weak store] in store?.runningEffectCount ?? 0 }
+    // A task the store cancelled may still be finishing a send it made (a timer cancelled by its own
+    // action): it is waited for too.
+    clock.awaitTasks { [weak store] in
+      guard let store else { return 0 }
+      return store.runningEffectCount + store.cancelledEffectsStillRunning
+    }
   }
 
   deinit {

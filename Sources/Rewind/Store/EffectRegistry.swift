@@ -71,6 +71,10 @@ final class EffectRegistry: Sendable {
   /// The number of effect tasks still running.
   var count: Int { tasks.withLock { $0.count } }
 
+  /// The number of tasks cancelled through this registry (no longer in ``count``) whose operation has not
+  /// returned yet.
+  var cancelledStillRunning: Int { tasks.withLock { $0.cancelledStillRunning } }
+
   /// Waits until no effect task is running, including ones started while waiting; returns at once when
   /// the waiting task is cancelled.
   func waitUntilIdle() async {
@@ -111,6 +115,10 @@ struct RunningEffects {
   private(set) var idleWaiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
   /// How many entries belong to a child state; mirrored into the process-wide ``childEffectCount``.
   private(set) var childEntries = 0
+  /// How many tasks were removed by a cancellation and have not returned yet. Such a task can no longer
+  /// send, but it may be finishing a send it started: the timer whose own send cancels it (a finished
+  /// animation cancelling its timer) still processes the actions that send queued.
+  private(set) var cancelledStillRunning = 0
 
   var count: Int { entries.count }
   var hasChildWork: Bool { childEntries > 0 }
@@ -136,7 +144,11 @@ struct RunningEffects {
   /// Removes the task `token` (it finished).
   /// - Returns: the idle waiters to resume, if that was the last task.
   mutating func remove(_ token: UInt64) -> IdleWaiters {
-    if let entry = entries.removeValue(forKey: token) { forget(entry) }
+    if let entry = entries.removeValue(forKey: token) {
+      forget(entry)
+    } else {
+      cancelledStillRunning -= 1  // removed when it was cancelled: every task's token is inserted first
+    }
     defer { checkInvariantsIfEnabled() }
     return takeIdleWaitersIfIdle()
   }
@@ -153,6 +165,7 @@ struct RunningEffects {
   /// - Returns: their tasks, to cancel, and the idle waiters to resume.
   private mutating func remove(tokens: [UInt64]) -> (cancelled: [Task<Void, Never>], idle: IdleWaiters) {
     let removed = tokens.compactMap { entries.removeValue(forKey: $0) }
+    cancelledStillRunning += removed.count
     for entry in removed {
       entry.liveness.cancel()
       forget(entry)

@@ -160,8 +160,16 @@ public final class Store<State: Sendable, Action: Sendable>: ScopedStore<State, 
   /// Whether the journal refused an event. The store then keeps working in memory and stops appending.
   public var journalStatus: JournalStatus { engine.journalStatus }
 
-  /// The number of effect tasks still running.
+  /// The number of effect tasks still running. A task the store cancelled leaves this count at once (see
+  /// ``cancelledEffectsStillRunning``).
   public var runningEffectCount: Int { engine.effects.count }
+
+  /// The number of effect tasks the store cancelled (by an ``Effect/cancel(id:)``, a `cancelInFlight`, the
+  /// end of the child state they belonged to, or ``cancelAllEffects()``) that have not returned yet. They can
+  /// no longer send, but one may still be finishing a send it made: a timer whose own action cancels it
+  /// (an animation's finish cancelling its timer) is still processing what that send queued. A harness
+  /// that waits for a store to settle (every effect asleep on its clock) waits for this to be 0 as well.
+  public var cancelledEffectsStillRunning: Int { engine.effects.cancelledStillRunning }
 
   /// Waits until no effect task is running, including those started meanwhile.
   public func waitForEffects() async { await engine.effects.waitUntilIdle() }

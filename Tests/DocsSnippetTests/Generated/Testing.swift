@@ -85,7 +85,7 @@ extension MailServer {
   await store.finish()
 }
 
-// Docs/Testing.md:186
+// Docs/Testing.md:187
 @Test func sendingADraft() async {
   let store = TestStore(initialState: Compose.State(), reducer: Compose()) {
     $0.mailServer.send = { _ in }
@@ -96,7 +96,7 @@ extension MailServer {
   await store.finish()
 }
 
-// Docs/Testing.md:213
+// Docs/Testing.md:214
 @Test func receivingARowsAction() async {
   let store = TestStore(initialState: Timers.State(rows: [Timers.Row(id: 1)]), reducer: Timers())
   store.send(.row(IdentifiedAction(id: 1, action: .startTimer)))
@@ -111,7 +111,7 @@ extension MailServer {
   await store.finish()
 }
 
-// Docs/Testing.md:233
+// Docs/Testing.md:234
 @Test func openingAndClosingAMail() async {
   let store = TestStore(initialState: MailApp.State(), reducer: MailApp())
   store.send(.openMail(7)) { $0.path.push(MailScreen.State(id: 7)) }  // push gives the same id
