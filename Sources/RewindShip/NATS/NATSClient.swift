@@ -1,4 +1,5 @@
 import Rewind
+import Synchronization
 
 /// Connects to one server of a list at a time, moving on across the list (and the servers a cluster
 /// announces) when one fails or enters lame-duck mode.
@@ -38,6 +39,9 @@ package final class NATSClient: Sendable {
     let order = pool.withLock { $0.round() }
     var lastError = NATSError.noServers
     for server in order {
+      // Set under the pool's lock when this connection reports lame-duck mode: its reader may deliver
+      // that before `connect` returns, and marking the server healthy after it would undo it.
+      let reportedLameDuck = Atomic<Bool>(false)
       do {
         let connection = try NATSConnection.connect(to: server, options: options) { [pool] event in
           switch event {
@@ -46,6 +50,7 @@ package final class NATSClient: Sendable {
             pool.withLock {
               $0.learn(info.connectURLs)
               $0.markLameDuck(server)
+              reportedLameDuck.store(true, ordering: .relaxed)
             }
           default: break
           }
@@ -53,7 +58,12 @@ package final class NATSClient: Sendable {
         }
         pool.withLock {
           $0.learn(connection.info.connectURLs)
-          $0.markHealthy(server)
+          // A server may already be in lame-duck mode in the INFO that opens the connection.
+          if connection.info.lameDuck || reportedLameDuck.load(ordering: .relaxed) {
+            $0.markLameDuck(server)
+          } else {
+            $0.markHealthy(server)
+          }
         }
         return connection
       } catch {

@@ -71,8 +71,9 @@ final class ScriptedServer: Sendable {
     #"{"server_id":"FAKE","version":"2.9.10","headers":true,"proto":1,"max_payload":\#(maxPayload)\#(extra)}"#
   }
 
-  /// Listens and runs `script` for every client that connects, each on a thread of its own.
-  init(_ script: @escaping @Sendable (Client) -> Void) {
+  /// Listens and runs `script` for every client that connects, each on a thread of its own; `onAccept`
+  /// runs first, on the accepting thread, as each client is accepted.
+  init(onAccept: @escaping @Sendable () -> Void = {}, _ script: @escaping @Sendable (Client) -> Void) {
     let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     self.listener = listener
     var one: Int32 = 1
@@ -93,6 +94,7 @@ final class ScriptedServer: Sendable {
       while true {
         let descriptor = accept(listener, nil, nil)
         guard descriptor >= 0 else { return }
+        onAccept()
         Thread {
           let client = Client(descriptor: descriptor)
           script(client)
