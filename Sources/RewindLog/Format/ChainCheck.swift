@@ -28,7 +28,8 @@ final class ChainCheck: Sendable {
   private let queue = DispatchQueue(label: "RewindLog chain check", qos: .userInitiated)
   private let waiting = DispatchSemaphore(value: 1)
   /// The first frame whose chain value is wrong, in log order.
-  private let failure = Mutex<FileJournalError?>(nil)
+  // `Locked`, not `Mutex`: the ThreadSanitizer build swaps in a lock the sanitizer understands.
+  private let failure = Locked<FileJournalError?>(nil)
 
   init(key: ChainKey?) { self.key = key }
 

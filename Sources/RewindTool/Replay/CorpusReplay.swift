@@ -67,7 +67,8 @@ struct CorpusReplay: Sendable {
     _ entries: [String], workers: Int = ProcessInfo.processInfo.activeProcessorCount,
     progress: @Sendable (Int) -> Void = { _ in }
   ) -> [Outcome] {
-    let outcomes = Mutex<[Outcome?]>(Array(repeating: nil, count: entries.count))
+    // `Locked`, not `Mutex`: the ThreadSanitizer build swaps in a lock the sanitizer understands.
+    let outcomes = Locked<[Outcome?]>(Array(repeating: nil, count: entries.count))
     let next = Atomic<Int>(0)
     let done = Atomic<Int>(0)
     DispatchQueue.concurrentPerform(iterations: max(1, min(workers, entries.count))) { _ in
