@@ -1,5 +1,6 @@
 import Foundation
 import Rewind
+import RewindTestSupport
 import RewindTesting
 import Testing
 
@@ -195,6 +196,9 @@ struct ThrottledSave: Reducer {
     #expect(await clock.waitForSleepers(1))
     await clock.advance(by: .seconds(1))
     #expect(await clock.waitForSleepers(1), "the trailing save opened a new window")
+    // The new window's timer can be asleep before the woken one's send has processed the save it queued:
+    // wait for that task to end (only the new window runs).
+    #expect(await eventually { store.runningEffectCount == 1 && store.cancelledEffectsStillRunning == 0 })
     #expect(store.state.saved == ["a", "abc"])
     await clock.advance(by: .seconds(1))
     await store.waitForEffects()
