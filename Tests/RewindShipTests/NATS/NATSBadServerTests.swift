@@ -128,7 +128,7 @@ import Testing
   /// A server in lame-duck mode from its first INFO stays last in every later round, however the rounds
   /// rotate: the third round, which would start with it, still tries the announced server first.
   @Test func aServerInLameDuckModeFromItsFirstInfoStaysLast() throws {
-    let accepted = Mutex<[String]>([])
+    let accepted = Locked<[String]>([])
     let second = ScriptedServer(onAccept: { accepted.withLock { $0.append("second") } }) { client in
       _ = client.handshake()
       _ = client.readLine()
@@ -151,7 +151,7 @@ import Testing
 
   @Test func lameDuckModeMovesTheClientToAnotherServer() throws {
     // The servers in the order clients reached them.
-    let accepted = Mutex<[String]>([])
+    let accepted = Locked<[String]>([])
     let second = ScriptedServer(onAccept: { accepted.withLock { $0.append("second") } }) { client in
       _ = client.handshake()
       _ = client.readLine()

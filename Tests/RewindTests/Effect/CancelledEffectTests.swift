@@ -5,7 +5,8 @@ import Testing
 
 /// A latch an effect waits on without regard to cancellation: the test decides when the effect returns.
 private final class Latch: Sendable {
-  private let state = Mutex<(isOpen: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
+  // `Locked`, not `Mutex`: the ThreadSanitizer build swaps in a lock the sanitizer understands.
+  private let state = Locked<(isOpen: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
 
   func wait() async {
     await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
