@@ -3,7 +3,7 @@
 ///
 /// A fingerprint after an edit digests the rows that changed (``StateFingerprint/of(_:)``), and through
 /// `Encoder` a row of a few fields costs about 6,000 instructions: twice a whole send at 100,000 rows. A
-/// row type that lists its fields here costs about a sixth of that. Conform the types a store holds many of
+/// row type that lists its fields here costs about a third of that. Conform the types a store holds many of
 /// (the rows of an `IdentifiedArray`); the rest of a state is digested once per fingerprint and gains
 /// little.
 ///
